@@ -1,0 +1,178 @@
+/*
+ * CStateResolver: the hot path of StatefulControls.
+ *
+ * A table of rules that bind a value handle to a (target id, key-path id) pair under a state
+ * descriptor (a match mode, a mask and a priority). Resolving a pair in a state returns the value
+ * handle of the winning rule: the matching rule with the highest priority, ties going to the rule
+ * set most recently. Resolutions are cached per state, and the list of pairs whose value differs
+ * between two states (what an apply needs) is cached per pair of states; any rule mutation
+ * invalidates exactly the entries it affects.
+ *
+ * Every exported name starts with `csr_`. Judy is an implementation detail and stays out of this
+ * header. The library never prints, aborts or exits: every failure comes back as a csr_status, and
+ * a failed allocation leaves the table as it was before the call. A table is not thread-safe: its
+ * owner serialises access.
+ */
+#ifndef CSTATERESOLVER_H
+#define CSTATERESOLVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// An opaque rule table.
+typedef struct csr_table csr_table;
+
+/// A value handle: an integer the owner maps to a value. At most CSR_VALUE_MAX.
+typedef uint32_t csr_value;
+
+/// The largest value handle a rule can carry.
+#define CSR_VALUE_MAX ((csr_value)(UINT32_MAX - 2))
+/// Reported in place of a value handle when no rule matches.
+#define CSR_NO_VALUE ((csr_value)UINT32_MAX)
+
+/// The outcome of a call.
+typedef enum csr_status {
+    /// The call succeeded.
+    CSR_OK = 0,
+    /// `csr_resolve`: no rule of the pair matches the state (the owner's default applies).
+    CSR_NO_MATCH = 1,
+    /// `csr_remove*`: there was nothing to remove. The table is unchanged.
+    CSR_NOT_FOUND = 2,
+    /// An allocation failed. The table is unchanged and still usable.
+    CSR_ERR_NOMEM = -1,
+    /// Judy reported an error other than a failed allocation (a corrupt array).
+    CSR_ERR_JUDY = -2,
+    /// An argument is invalid: a null pointer, an unknown mode, a value handle above
+    /// CSR_VALUE_MAX, or a custom mode without a predicate.
+    CSR_ERR_INVALID = -3,
+} csr_status;
+
+/// How a rule's mask is matched against a state S.
+typedef enum csr_mode {
+    /// S == mask.
+    CSR_EXACTLY = 0,
+    /// S contains every bit of mask (always true for an empty mask).
+    CSR_CONTAINING = 1,
+    /// S lacks at least one bit of mask (never true for an empty mask).
+    CSR_NOT_CONTAINING = 2,
+    /// S shares at least one bit with mask (never true for an empty mask).
+    CSR_CONTAINING_ANY = 3,
+    /// S shares no bit with mask (always true for an empty mask).
+    CSR_CONTAINING_NONE = 4,
+    /// The predicate decides. It must be a pure function of the state: results are cached.
+    CSR_CUSTOM = 5,
+} csr_mode;
+
+/// A custom match: returns whether `state` matches. Must not call back into the table.
+typedef bool (*csr_predicate_fn)(uint64_t state, void *context);
+
+/// Called once for every value handle (and custom predicate context) the table lets go of:
+/// when a rule is replaced, removed, or the table destroyed. `predicate_context` is the
+/// context of a dropped custom predicate, or NULL. Must not call back into the table.
+typedef void (*csr_release_fn)(csr_value value, void *predicate_context, void *context);
+
+/// A state descriptor. Its identity is (mode, mask, priority, predicate_id); for a non-custom
+/// mode the predicate fields are ignored and predicate_id counts as 0.
+typedef struct csr_descriptor {
+    csr_mode mode;
+    uint64_t mask;
+    int32_t priority;
+    csr_predicate_fn predicate;
+    void *predicate_context;
+    uint64_t predicate_id;
+} csr_descriptor;
+
+/// One rule of a pair, as listed by `csr_explain`, in resolution order.
+typedef struct csr_candidate {
+    csr_mode mode;
+    uint64_t mask;
+    int32_t priority;
+    uint64_t predicate_id;
+    /// Larger means set more recently; breaks priority ties.
+    uint64_t sequence;
+    csr_value value;
+    /// Whether the rule matches the state asked about. The first matched candidate wins.
+    bool matched;
+} csr_candidate;
+
+/// A pair whose resolved value differs between two states.
+typedef struct csr_change {
+    uint32_t target;
+    uint32_t key_path;
+    /// The value in the state changed from, or CSR_NO_VALUE.
+    csr_value old_value;
+    /// The value in the state changed to, or CSR_NO_VALUE.
+    csr_value new_value;
+} csr_change;
+
+/// Counts and memory of a table.
+typedef struct csr_stats {
+    size_t rules;
+    size_t bindings;
+    size_t cached_states;
+    size_t cached_diffs;
+    /// Bytes in the rule indexes (JudyLMemUsed) plus the rule storage.
+    size_t rule_bytes;
+    /// Bytes in the resolution and diff caches (Judy plus cache storage).
+    size_t cache_bytes;
+} csr_stats;
+
+/// Creates an empty table. `release` may be NULL.
+csr_status csr_table_create(csr_table **out, csr_release_fn release, void *release_context);
+
+/// Releases every rule (calling the release function) and frees the table. NULL is ignored.
+void csr_table_destroy(csr_table *table);
+
+/// Sets the rule (target, key_path, descriptor) to `value`. A rule with the same identity is
+/// replaced: its old value is released and it counts as the most recently set.
+csr_status csr_set(csr_table *table, uint32_t target, uint32_t key_path,
+                   const csr_descriptor *descriptor, csr_value value);
+
+/// Removes the one rule with the descriptor's identity. CSR_NOT_FOUND when there is none.
+csr_status csr_remove(csr_table *table, uint32_t target, uint32_t key_path,
+                      const csr_descriptor *descriptor);
+
+/// Removes every rule of (target, key_path). CSR_NOT_FOUND when there is none.
+csr_status csr_remove_binding(csr_table *table, uint32_t target, uint32_t key_path);
+
+/// Removes every rule of every key path of `target`. CSR_NOT_FOUND when there is none.
+/// On CSR_ERR_NOMEM some bindings of the target may already be gone; the rest are intact.
+csr_status csr_remove_target(csr_table *table, uint32_t target);
+
+/// Removes every rule. Cannot fail.
+void csr_remove_all(csr_table *table);
+
+/// Resolves (target, key_path) in `state`: CSR_OK with the winner's value in `*value`, or
+/// CSR_NO_MATCH with CSR_NO_VALUE. A state resolved before costs two lookups; the cache grows
+/// on the way but a cache that cannot grow only makes the call slower, never fail.
+csr_status csr_resolve(csr_table *table, uint32_t target, uint32_t key_path, uint64_t state,
+                       csr_value *value);
+
+/// Lists the rules of (target, key_path) in resolution order (priority descending, then most
+/// recently set first), each marked matched or not for `state`. Writes at most `capacity`
+/// candidates and sets `*count` to the number of rules.
+csr_status csr_explain(csr_table *table, uint32_t target, uint32_t key_path, uint64_t state,
+                       csr_candidate *candidates, size_t capacity, size_t *count);
+
+/// The pairs whose resolved value differs between `from` and `to`, in ascending
+/// (target, key_path) order. `*changes` points into the table and stays valid until the next
+/// call on the table.
+csr_status csr_diff(csr_table *table, uint64_t from, uint64_t to, const csr_change **changes,
+                    size_t *count);
+
+/// Drops every cached resolution and diff.
+void csr_clear_cache(csr_table *table);
+
+/// Fills `*stats`.
+void csr_get_stats(const csr_table *table, csr_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
