@@ -7,6 +7,11 @@
  *           One composite key rather than nested arrays: a single lookup on the hot path, and
  *           every key path of a target is one contiguous key range for csr_remove_target.
  *           Ascending key order is also the order csr_diff reports changes in.
+ *           A removed binding leaves a tombstone (a NULL value) instead of a JudyLDel: libJudy
+ *           1.0.5 can lose *other* keys when JudyLDel runs out of memory (found by the
+ *           allocation-failure tests), while overwriting a value never allocates. When
+ *           tombstones outnumber live bindings the index is rebuilt into a fresh array and
+ *           swapped in only when the rebuild succeeded.
  * binding   The pair's rules in an array kept in resolution order (priority descending, then
  *           sequence descending), so resolving is "first rule that matches". Each binding owns
  *           a dense slot number, which indexes the per-state caches.
@@ -79,6 +84,7 @@ struct csr_table {
     uint64_t sequence;
     size_t rules;
     size_t binding_count;
+    size_t tombstones;
     size_t rule_words;  /* our allocations for rules, bindings, slots, predicates */
     size_t cache_words; /* our allocations for state caches and diff lists */
     diff_list *scratch; /* an uncached diff result, freed at the next diff */
@@ -158,8 +164,18 @@ static csr_status lookup_binding(const csr_table *t, Word_t key, binding **out) 
     JError_t error;
     PPvoid_t slot = JudyLGet(t->bindings, key, &error);
     if (slot == PPJERR) return CSR_ERR_JUDY;
-    *out = slot == NULL ? NULL : (binding *)*slot;
+    *out = slot == NULL ? NULL : (binding *)*slot; /* NULL for a tombstone too */
     return CSR_OK;
+}
+
+/* The first live binding at or after `*key` (`first`) or after it; NULL at the end, with
+ * CSR_ERR_JUDY in `*status` if Judy failed. */
+static binding *next_binding(const csr_table *t, Word_t *key, bool first, csr_status *status) {
+    JError_t error;
+    PPvoid_t p = first ? JudyLFirst(t->bindings, key, &error) : JudyLNext(t->bindings, key, &error);
+    while (p != NULL && p != PPJERR && *p == NULL) p = JudyLNext(t->bindings, key, &error);
+    if (p == PPJERR) *status = CSR_ERR_JUDY;
+    return p == NULL || p == PPJERR ? NULL : (binding *)*p;
 }
 
 /* The cache of `state`, created when missing. NULL when there is none and none could be made:
@@ -400,19 +416,24 @@ static csr_status reserve_slot(csr_table *t, uint32_t *slot) {
     }
     if (t->slot_count == UINT32_MAX) return CSR_ERR_NOMEM;
     if (t->slot_count == t->slot_capacity) {
-        uint32_t capacity = t->slot_capacity ? t->slot_capacity * 2 : 8;
-        void *slots = t->slots, *free_slots = t->free_slots;
-        size_t words = t->rule_words;
-        if (grow(&slots, t->slot_capacity, capacity, sizeof(binding *), &words) != CSR_OK)
-            return CSR_ERR_NOMEM;
-        if (grow(&free_slots, t->slot_capacity, capacity, sizeof(uint32_t), &words) != CSR_OK) {
-            deallocate(slots, capacity * sizeof(binding *), &words);
+        /* Both arrays are allocated before either is replaced. */
+        uint32_t old = t->slot_capacity, capacity = old ? old * 2 : 8;
+        binding **slots = allocate(capacity * sizeof(binding *), &t->rule_words);
+        uint32_t *free_slots = allocate(capacity * sizeof(uint32_t), &t->rule_words);
+        if (slots == NULL || free_slots == NULL) {
+            deallocate(slots, capacity * sizeof(binding *), &t->rule_words);
+            deallocate(free_slots, capacity * sizeof(uint32_t), &t->rule_words);
             return CSR_ERR_NOMEM;
         }
+        if (old > 0) {
+            memcpy(slots, t->slots, old * sizeof(binding *));
+            memcpy(free_slots, t->free_slots, old * sizeof(uint32_t));
+        }
+        deallocate(t->slots, old * sizeof(binding *), &t->rule_words);
+        deallocate(t->free_slots, old * sizeof(uint32_t), &t->rule_words);
         t->slots = slots;
         t->free_slots = free_slots;
         t->slot_capacity = capacity;
-        t->rule_words = words;
     }
     *slot = t->slot_count;
     return CSR_OK;
@@ -435,8 +456,10 @@ static csr_status new_binding(csr_table *t, Word_t key, binding **out) {
     if (b == NULL) return CSR_ERR_NOMEM;
     memset(b, 0, sizeof *b);
     JError_t error;
-    PPvoid_t p = JudyLIns(&t->bindings, key, &error);
-    if (p == PPJERR) {
+    PPvoid_t p = JudyLGet(t->bindings, key, &error); /* a tombstone to reuse? */
+    if (p != NULL && p != PPJERR) {
+        t->tombstones--;
+    } else if ((p = JudyLIns(&t->bindings, key, &error)) == PPJERR) {
         deallocate(b, sizeof(binding), &t->rule_words);
         return judy_status(&error);
     }
@@ -447,7 +470,7 @@ static csr_status new_binding(csr_table *t, Word_t key, binding **out) {
     return CSR_OK;
 }
 
-/* Releases every rule of `b` and frees it; `b` must already be out of the index. */
+/* Releases every rule of `b` and frees it; the index must no longer point to it. */
 static void free_binding(csr_table *t, binding *b) {
     for (uint32_t i = 0; i < b->count; i++) release_rule(t, &b->rules[i]);
     invalidate(t, b->slot);
@@ -458,12 +481,41 @@ static void free_binding(csr_table *t, binding *b) {
     deallocate(b, sizeof(binding), &t->rule_words);
 }
 
-/* Removes the binding at `key` from the index, then frees it. */
+/* Rebuilds the index without tombstones once they outnumber live bindings. Optional: on any
+ * failure the old index stays. */
+static void compact(csr_table *t) {
+    if (t->tombstones == 0 ||
+        (t->binding_count > 0 && (t->tombstones < 64 || t->tombstones < t->binding_count)))
+        return;
+    Pvoid_t fresh = NULL;
+    Word_t key = 0;
+    JError_t error;
+    csr_status status = CSR_OK;
+    for (binding *b = next_binding(t, &key, true, &status); b != NULL;
+         b = next_binding(t, &key, false, &status)) {
+        PPvoid_t p = JudyLIns(&fresh, key, &error);
+        if (p == PPJERR) {
+            status = CSR_ERR_NOMEM;
+            break;
+        }
+        *p = b;
+    }
+    Pvoid_t *dropped = status == CSR_OK ? &t->bindings : &fresh;
+    JudyLFreeArray(dropped, &error); /* freeing never allocates */
+    if (status != CSR_OK) return;
+    t->bindings = fresh;
+    t->tombstones = 0;
+}
+
+/* Replaces the binding at `key` with a tombstone, then frees it. Never allocates. */
 static csr_status delete_binding(csr_table *t, Word_t key, binding *b) {
     JError_t error;
-    int deleted = JudyLDel(&t->bindings, key, &error);
-    if (deleted == JERR) return judy_status(&error);
+    PPvoid_t p = JudyLGet(t->bindings, key, &error);
+    if (p == NULL || p == PPJERR) return CSR_ERR_JUDY;
+    *p = NULL;
+    t->tombstones++;
     free_binding(t, b);
+    compact(t);
     return CSR_OK;
 }
 
@@ -564,17 +616,15 @@ csr_status csr_remove_binding(csr_table *t, uint32_t target, uint32_t key_path) 
 
 /* Removes every binding with a key in [first, last]. */
 static csr_status remove_range(csr_table *t, Word_t first, Word_t last) {
-    csr_status status = CSR_NOT_FOUND;
+    csr_status status = CSR_NOT_FOUND, error = CSR_OK;
     Word_t key = first;
-    JError_t error;
-    for (;;) {
-        PPvoid_t p = JudyLFirst(t->bindings, &key, &error);
-        if (p == PPJERR) return CSR_ERR_JUDY;
-        if (p == NULL || key > last) return status;
-        csr_status removed = delete_binding(t, key, *p);
+    for (binding *b = next_binding(t, &key, true, &error); b != NULL && key <= last;
+         b = next_binding(t, &key, true, &error)) {
+        csr_status removed = delete_binding(t, key, b);
         if (removed != CSR_OK) return removed;
         status = CSR_OK;
     }
+    return error != CSR_OK ? error : status;
 }
 
 csr_status csr_remove_target(csr_table *t, uint32_t target) {
@@ -587,12 +637,14 @@ void csr_remove_all(csr_table *t) {
     csr_clear_cache(t);
     /* Free every binding, then the whole index at once: freeing an array never allocates. */
     Word_t key = 0;
+    csr_status status = CSR_OK;
+    for (binding *b = next_binding(t, &key, true, &status); b != NULL;
+         b = next_binding(t, &key, false, &status))
+        free_binding(t, b);
     JError_t error;
-    for (PPvoid_t p = JudyLFirst(t->bindings, &key, &error); p != NULL && p != PPJERR;
-         p = JudyLNext(t->bindings, &key, &error))
-        free_binding(t, *p);
     JudyLFreeArray(&t->bindings, &error);
     t->bindings = NULL;
+    t->tombstones = 0;
     t->slot_count = 0;
     t->free_slot_count = 0;
 }
@@ -642,11 +694,9 @@ static csr_status collect_changes(csr_table *t, uint64_t from, uint64_t to, diff
     state_cache *from_cache = full_cache_for(t, from, last_slot);
     state_cache *to_cache = full_cache_for(t, to, last_slot);
     Word_t key = 0;
-    JError_t error;
-    PPvoid_t p;
-    for (p = JudyLFirst(t->bindings, &key, &error); p != NULL && p != PPJERR;
-         p = JudyLNext(t->bindings, &key, &error)) {
-        const binding *b = *p;
+    csr_status status = CSR_OK;
+    for (const binding *b = next_binding(t, &key, true, &status); b != NULL;
+         b = next_binding(t, &key, false, &status)) {
         uint32_t old_entry = cached_entry(t, from_cache, b, from);
         uint32_t new_entry = cached_entry(t, to_cache, b, to);
         if (old_entry == new_entry) continue;
@@ -655,9 +705,8 @@ static csr_status collect_changes(csr_table *t, uint64_t from, uint64_t to, diff
                                             entry_value(old_entry), entry_value(new_entry)};
         n++;
     }
-    if (p == PPJERR) return CSR_ERR_JUDY;
     *count = n;
-    return CSR_OK;
+    return status;
 }
 
 csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change **changes,

@@ -31,9 +31,9 @@ typedef struct csr_table csr_table;
 typedef uint32_t csr_value;
 
 /// The largest value handle a rule can carry.
-#define CSR_VALUE_MAX ((csr_value)(UINT32_MAX - 2))
+#define CSR_VALUE_MAX 0xFFFFFFFDu
 /// Reported in place of a value handle when no rule matches.
-#define CSR_NO_VALUE ((csr_value)UINT32_MAX)
+#define CSR_NO_VALUE 0xFFFFFFFFu
 
 /// The outcome of a call.
 typedef enum csr_status {
@@ -141,7 +141,7 @@ csr_status csr_remove(csr_table *table, uint32_t target, uint32_t key_path,
 csr_status csr_remove_binding(csr_table *table, uint32_t target, uint32_t key_path);
 
 /// Removes every rule of every key path of `target`. CSR_NOT_FOUND when there is none.
-/// On CSR_ERR_NOMEM some bindings of the target may already be gone; the rest are intact.
+/// Removing never allocates, so no csr_remove* call fails for lack of memory.
 csr_status csr_remove_target(csr_table *table, uint32_t target);
 
 /// Removes every rule. Cannot fail.
