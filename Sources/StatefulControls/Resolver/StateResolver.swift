@@ -1,1 +1,328 @@
 import CStateResolver
+
+/// Resolves and applies values bound to (target, key path, state descriptor).
+///
+/// A resolver owns one C rule table (Judy-backed, see `CStateResolver`). Values are bound with
+/// ``setValue(_:for:of:when:)``; ``apply(_:)`` moves the resolver to a new state and writes
+/// exactly the bound values that differ between the old and the new state, in ascending order
+/// of (target, key path) first-bind order. A value bound while its descriptor wins for the
+/// applied state is written at once; one that does not win is only stored.
+///
+/// The value a key path had when it was first bound is its *default*: it is written back when
+/// no rule matches, and when the binding is removed.
+///
+/// Targets are held weakly. A target that is deallocated is skipped and its rules purged; a new
+/// object that happens to get the same address is a new target and never receives them.
+///
+/// A resolver is not thread-safe and not actor-bound: its owner (a ``Control`` on the main
+/// actor) serialises access. Setters may call back into the resolver: see ``apply(_:)``.
+public final class StateResolver {
+    let table: OpaquePointer
+    let slab = ValueSlab()
+    private var targetIDs: [ObjectIdentifier: UInt32] = [:]
+    private var targets: [UInt32: BoundTarget] = [:]
+    private var keyPathIDs: [AnyKeyPath: UInt32] = [:]
+    private(set) var bindings: [UInt64: Binding] = [:]
+    private var predicateIDs: [String: UInt64] = [:]
+    private var predicates: [UInt64: (name: String, box: PredicateBox)] = [:]
+    private var nextTargetID: UInt32 = 1
+    /// Counts rule mutations, so an apply can tell that a setter changed the rules under it.
+    private(set) var mutationCount = 0
+    var isApplying = false
+    var requestedState: ControlState
+
+    /// The most rounds one ``apply(_:)`` runs when setters keep changing the state.
+    static let maximumRounds = 64
+
+    /// The state whose values are applied.
+    public internal(set) var appliedState: ControlState
+
+    /// Creates an empty resolver whose values count as applied for `state`.
+    public init(state: ControlState = .normal) {
+        var table: OpaquePointer?
+        let status = csr_table_create(&table, { value, predicateContext, context in
+            Unmanaged<ValueSlab>.fromOpaque(context!).takeUnretainedValue().remove(value)
+            if let predicateContext { Unmanaged<PredicateBox>.fromOpaque(predicateContext).release() }
+        }, Unmanaged.passUnretained(slab).toOpaque())
+        guard status == CSR_OK, let table else {
+            preconditionFailure("StateResolver: cannot create the rule table: out of memory")
+        }
+        self.table = table
+        self.appliedState = state
+        self.requestedState = state
+    }
+
+    deinit { csr_table_destroy(table) }
+
+    // MARK: Binding values
+
+    /// Binds `value` to `keyPath` of `target` for the states `descriptor` matches.
+    ///
+    /// A value with the same descriptor identity replaces the earlier one and counts as set
+    /// most recently. The first value bound to a (target, key path) captures its current value
+    /// as the default. When the new value wins for ``appliedState`` it is written at once.
+    ///
+    /// - Throws: ``ResolverError/outOfMemory`` (nothing changed) or another ``ResolverError``.
+    public func setValue<Target: AnyObject, Value>(
+        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        when descriptor: StateDescriptor
+    ) throws(ResolverError) {
+        let bound = try self.target(for: target)
+        let keyPathID = self.keyPathID(keyPath)
+        let key = Self.key(bound.id, keyPathID)
+        let existing = bindings[key]
+        if existing == nil {
+            bindings[key] = Binding(target: bound, keyPathID: keyPathID, keyPath: keyPath,
+                                    write: { ($0 as! Target)[keyPath: keyPath] = $1 as! Value },
+                                    defaultValue: target[keyPath: keyPath])
+            bound.keyPathIDs.insert(keyPathID)
+        }
+        let before = existing == nil ? nil : resolve(key, in: appliedState)
+        do {
+            let handle = try slab.insert(value)
+            var cDescriptor = self.cDescriptor(descriptor, retainingPredicate: true)
+            let status = csr_set(table, bound.id, keyPathID, &cDescriptor, handle)
+            if status != CSR_OK {
+                slab.remove(handle)
+                if let context = cDescriptor.predicate_context { Unmanaged<PredicateBox>.fromOpaque(context).release() }
+                try ResolverError.check(status)
+            }
+        } catch {
+            if existing == nil { forget(key) }
+            throw error
+        }
+        mutationCount += 1
+        writeIfChanged(key, from: before)
+    }
+
+    /// Removes the value bound to `keyPath` of `target` for exactly `descriptor` (same identity).
+    ///
+    /// If that value was applied, the next winner (or the default) is written. When it was the
+    /// binding's last value, the binding is forgotten and a later bind captures a new default.
+    /// - Returns: Whether there was such a value.
+    @discardableResult
+    public func removeValue<Target: AnyObject, Value>(
+        for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, when descriptor: StateDescriptor
+    ) -> Bool {
+        guard let binding = binding(keyPath, of: target) else { return false }
+        let key = Self.key(binding.target.id, binding.keyPathID)
+        let before = resolve(key, in: appliedState)
+        var cDescriptor = self.cDescriptor(descriptor, retainingPredicate: false)
+        let status = csr_remove(table, binding.target.id, binding.keyPathID, &cDescriptor)
+        Self.expectSuccess(status)
+        guard status == CSR_OK else { return false }
+        mutationCount += 1
+        var count = 0
+        Self.expectSuccess(csr_explain(table, binding.target.id, binding.keyPathID, 0, nil, 0, &count))
+        if count == 0 { forget(key) }
+        let after = count == 0 ? nil : resolve(key, in: appliedState)
+        if after != before { write(binding, after) }
+        return true
+    }
+
+    /// Removes every value bound to `keyPath` of `target` and writes its default back if a
+    /// bound value was applied.
+    public func removeValues<Target: AnyObject, Value>(
+        for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target
+    ) {
+        guard let binding = binding(keyPath, of: target) else { return }
+        remove([binding]) { Self.expectSuccess(csr_remove_binding(table, binding.target.id, binding.keyPathID)) }
+    }
+
+    /// Removes every value bound to any key path of `target`, writing defaults back.
+    public func removeValues(of target: AnyObject) {
+        guard let bound = existingTarget(target) else { return }
+        remove(bound.keyPathIDs.map { bindings[Self.key(bound.id, $0)]! }) {
+            Self.expectSuccess(csr_remove_target(table, bound.id))
+        }
+    }
+
+    /// Removes every bound value, writing defaults back.
+    public func removeAllValues() {
+        remove(Array(bindings.values)) { csr_remove_all(table) }
+    }
+
+    /// Removes bindings through `removeRules`, forgets them, then writes back the defaults of
+    /// those whose applied value came from a rule. Writes come last: setters may re-enter.
+    private func remove(_ removed: [Binding], removeRules: () -> Void) {
+        let applied = removed.map { resolve(Self.key($0.target.id, $0.keyPathID), in: appliedState) }
+        removeRules()
+        mutationCount += 1
+        for binding in removed { forget(Self.key(binding.target.id, binding.keyPathID)) }
+        for (binding, before) in zip(removed, applied) where before != nil { write(binding, nil) }
+    }
+
+    // MARK: Queries
+
+    /// The value `keyPath` of `target` gets in `state`: the winning bound value, or the default
+    /// when none matches. Nil when nothing is bound to that key path of that target.
+    public func value<Target: AnyObject, Value>(
+        for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, in state: ControlState
+    ) -> Value? {
+        guard let binding = binding(keyPath, of: target) else { return nil }
+        let handle = resolve(Self.key(binding.target.id, binding.keyPathID), in: state)
+        return (handle.map { slab[$0] } ?? binding.defaultValue) as? Value
+    }
+
+    /// The number of rules held.
+    public var ruleCount: Int {
+        var stats = csr_stats()
+        csr_get_stats(table, &stats)
+        return stats.rules
+    }
+
+    // MARK: Internals shared with apply and explain
+
+    static func key(_ target: UInt32, _ keyPath: UInt32) -> UInt64 { UInt64(target) << 32 | UInt64(keyPath) }
+
+    func resolve(_ key: UInt64, in state: ControlState) -> csr_value? {
+        var value: csr_value = 0
+        let status = csr_resolve(table, UInt32(key >> 32), UInt32(truncatingIfNeeded: key), UInt64(state.rawValue), &value)
+        Self.expectSuccess(status)
+        return status == CSR_OK ? value : nil
+    }
+
+    /// Traps on a status that only a corrupt table can produce.
+    static func expectSuccess(_ status: csr_status) {
+        do { try ResolverError.check(status) } catch {
+            preconditionFailure("StateResolver: \(error) (status \(status.rawValue))")
+        }
+    }
+
+    /// Writes the value of `handle` (nil: the default) to the binding's target. Returns whether
+    /// it wrote; a dead target is purged instead.
+    @discardableResult
+    func write(_ binding: Binding, _ handle: csr_value?) -> Bool {
+        guard let object = binding.target.object else {
+            purge(binding.target)
+            return false
+        }
+        binding.write(object, handle.map { slab[$0] } ?? binding.defaultValue)
+        return true
+    }
+
+    private func writeIfChanged(_ key: UInt64, from before: csr_value?) {
+        guard let binding = bindings[key] else { return }
+        let after = resolve(key, in: appliedState)
+        if after != before { write(binding, after) }
+    }
+
+    func descriptor(of candidate: csr_candidate) -> StateDescriptor {
+        let state = ControlState(rawValue: UInt(candidate.mask))
+        switch candidate.mode {
+        case CSR_EXACTLY: return .exactly(state, priority: candidate.priority)
+        case CSR_CONTAINING: return .containing(state, priority: candidate.priority)
+        case CSR_NOT_CONTAINING: return .notContaining(state, priority: candidate.priority)
+        case CSR_CONTAINING_ANY: return .containingAny(state, priority: candidate.priority)
+        case CSR_CONTAINING_NONE: return .containingNone(state, priority: candidate.priority)
+        default:
+            let predicate = predicates[candidate.predicate_id]!
+            return .custom(predicate.name, priority: candidate.priority, predicate.box.predicate)
+        }
+    }
+
+    func binding<Target: AnyObject, Value>(_ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target) -> Binding? {
+        guard let bound = existingTarget(target), let keyPathID = keyPathIDs[keyPath] else { return nil }
+        return bindings[Self.key(bound.id, keyPathID)]
+    }
+
+    // MARK: Targets and key paths
+
+    /// The target's record if it is bound; purges the record of a dead object whose address
+    /// `object` now has.
+    private func existingTarget(_ object: AnyObject) -> BoundTarget? {
+        guard let id = targetIDs[ObjectIdentifier(object)], let bound = targets[id] else { return nil }
+        if bound.object === object { return bound }
+        purge(bound)
+        return nil
+    }
+
+    private func target(for object: AnyObject) throws(ResolverError) -> BoundTarget {
+        if let bound = existingTarget(object) { return bound }
+        guard nextTargetID < UInt32.max else { throw .tooManyTargets }
+        let bound = BoundTarget(object, id: nextTargetID)
+        nextTargetID += 1
+        targetIDs[bound.objectID] = bound.id
+        targets[bound.id] = bound
+        return bound
+    }
+
+    private func keyPathID(_ keyPath: AnyKeyPath) -> UInt32 {
+        if let id = keyPathIDs[keyPath] { return id }
+        let id = UInt32(keyPathIDs.count)
+        keyPathIDs[keyPath] = id
+        return id
+    }
+
+    /// Drops the rules of a target that was deallocated.
+    func purge(_ bound: BoundTarget) {
+        guard targets[bound.id] === bound else { return }
+        Self.expectSuccess(csr_remove_target(table, bound.id))
+        mutationCount += 1
+        for keyPathID in bound.keyPathIDs { bindings[Self.key(bound.id, keyPathID)] = nil }
+        bound.keyPathIDs.removeAll()
+        dropTarget(bound)
+    }
+
+    private func forget(_ key: UInt64) {
+        guard let binding = bindings.removeValue(forKey: key) else { return }
+        binding.target.keyPathIDs.remove(binding.keyPathID)
+        if binding.target.keyPathIDs.isEmpty { dropTarget(binding.target) }
+    }
+
+    private func dropTarget(_ bound: BoundTarget) {
+        targets[bound.id] = nil
+        if targetIDs[bound.objectID] == bound.id { targetIDs[bound.objectID] = nil }
+    }
+
+    private func cDescriptor(_ d: StateDescriptor, retainingPredicate: Bool) -> csr_descriptor {
+        var c = csr_descriptor(mode: CSR_EXACTLY, mask: UInt64(d.state.rawValue), priority: d.priority,
+                               predicate: nil, predicate_context: nil, predicate_id: 0)
+        switch d.mode {
+        case .exactly: c.mode = CSR_EXACTLY
+        case .containing: c.mode = CSR_CONTAINING
+        case .notContaining: c.mode = CSR_NOT_CONTAINING
+        case .containingAny: c.mode = CSR_CONTAINING_ANY
+        case .containingNone: c.mode = CSR_CONTAINING_NONE
+        case .custom(let name):
+            c.mode = CSR_CUSTOM
+            c.predicate = predicateTrampoline
+            let id = predicateIDs[name] ?? UInt64(predicateIDs.count + 1)
+            predicateIDs[name] = id
+            c.predicate_id = id
+            guard retainingPredicate, let predicate = d.predicate else { break }
+            let box = PredicateBox(predicate)
+            predicates[id] = (name, box)
+            c.predicate_context = Unmanaged.passRetained(box).toOpaque()
+        }
+        return c
+    }
+}
+
+/// Calls a custom descriptor's predicate from C.
+private let predicateTrampoline: csr_predicate_fn = { state, context in
+    Unmanaged<PredicateBox>.fromOpaque(context!).takeUnretainedValue().predicate(ControlState(rawValue: UInt(state)))
+}
+
+/// A bound target: held weakly, with the key paths bound on it.
+final class BoundTarget {
+    weak var object: AnyObject?
+    let objectID: ObjectIdentifier
+    let id: UInt32
+    var keyPathIDs: Set<UInt32> = []
+
+    init(_ object: AnyObject, id: UInt32) {
+        self.object = object
+        self.objectID = ObjectIdentifier(object)
+        self.id = id
+    }
+}
+
+/// One (target, key path): how to write it and its default value.
+struct Binding {
+    let target: BoundTarget
+    let keyPathID: UInt32
+    let keyPath: AnyKeyPath
+    let write: (AnyObject, Any) -> Void
+    let defaultValue: Any
+}

@@ -1,0 +1,69 @@
+/// The state of a control: a set of state bits, with UIKit's `UIControl.State` values.
+///
+/// A control's state is *computed* from its state factors (`isEnabled`, `isSelected`, …) and
+/// never stored. The low bits are the system states; the application range `0x00FF0000` holds
+/// custom states (see ``ControlState/allocate(named:)``); the top byte is reserved.
+///
+/// ```swift
+/// let state: ControlState = [.selected, .highlighted]
+/// state.contains(.selected)   // true
+/// print(state)                // "highlighted | selected"
+/// ```
+public struct ControlState: OptionSet, Hashable, Sendable {
+    /// The state bits.
+    public let rawValue: UInt
+
+    /// Creates a state from its bits.
+    @inlinable
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+
+    /// No state bit set: enabled, not selected, not highlighted, not focused.
+    public static let normal: ControlState = []
+
+    /// The control is being touched (UIKit `1 << 0`).
+    public static let highlighted = ControlState(rawValue: 1 << 0)
+
+    /// The control is not enabled (UIKit `1 << 1`).
+    public static let disabled = ControlState(rawValue: 1 << 1)
+
+    /// The control is selected (UIKit `1 << 2`).
+    public static let selected = ControlState(rawValue: 1 << 2)
+
+    /// The control has the focus (UIKit `1 << 3`).
+    public static let focused = ControlState(rawValue: 1 << 3)
+
+    /// The range of custom states for applications and libraries (`0x00FF0000`).
+    public static let application = ControlState(rawValue: 0x00FF_0000)
+
+    /// The range reserved for the framework (`0xFF000000`).
+    public static let reserved = ControlState(rawValue: 0xFF00_0000)
+}
+
+extension ControlState: CustomStringConvertible {
+    private static let systemNames: [(ControlState, String)] = [
+        (.highlighted, "highlighted"), (.disabled, "disabled"), (.selected, "selected"), (.focused, "focused"),
+    ]
+
+    /// The names of the state's bits joined by `" | "`, or `"normal"` for no bit. Custom states
+    /// show the name they were allocated with; other bits show in hexadecimal.
+    public var description: String {
+        if isEmpty { return "normal" }
+        var names: [String] = []
+        var rest = self
+        for (state, name) in Self.systemNames where contains(state) {
+            names.append(name)
+            rest.remove(state)
+        }
+        let custom = CustomStates.names
+        var bit: UInt = 1
+        while rest.rawValue != 0 && bit != 0 {
+            if rest.rawValue & bit != 0 {
+                let state = ControlState(rawValue: bit)
+                names.append(custom[state] ?? "0x" + String(bit, radix: 16, uppercase: true))
+                rest.remove(state)
+            }
+            bit <<= 1
+        }
+        return names.joined(separator: " | ")
+    }
+}

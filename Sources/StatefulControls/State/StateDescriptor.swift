@@ -1,0 +1,111 @@
+/// Describes the states a bound value applies to: a matching mode, a state mask and a priority.
+///
+/// When several descriptors of one (target, key path) match the current state, the highest
+/// priority wins; between equal priorities the value set most recently wins, as CSS breaks
+/// specificity ties by source order. With an empty mask the modes follow their formulas:
+/// `containing([])` and `containingNone([])` always match, `notContaining([])` and
+/// `containingAny([])` never do, and `exactly([])` matches only ``ControlState/normal``.
+///
+/// A descriptor's identity is its mode, state, priority and (for a custom predicate) name:
+/// `.containingAny(x)` and `.containingNone(x)` are different rules.
+public struct StateDescriptor: Hashable, Sendable {
+    enum Mode: Hashable, Sendable {
+        case exactly, containing, notContaining, containingAny, containingNone
+        case custom(String)
+    }
+
+    let mode: Mode
+
+    /// The state mask the mode compares the current state with (empty for a custom predicate).
+    public let state: ControlState
+
+    /// The priority: the highest among matching descriptors wins.
+    public let priority: Int32
+
+    let predicate: (@Sendable (ControlState) -> Bool)?
+
+    private init(_ mode: Mode, _ state: ControlState, _ priority: Int32,
+                 _ predicate: (@Sendable (ControlState) -> Bool)? = nil) {
+        (self.mode, self.state, self.priority, self.predicate) = (mode, state, priority, predicate)
+    }
+
+    /// Matches when the current state is exactly `state`. Default priority 1000.
+    public static func exactly(_ state: ControlState, priority: Int32 = 1000) -> StateDescriptor {
+        StateDescriptor(.exactly, state, priority)
+    }
+
+    /// Matches when the current state contains every bit of `state` (the original library's
+    /// "for all states contained"). Default priority 999.
+    public static func containing(_ state: ControlState, priority: Int32 = 999) -> StateDescriptor {
+        StateDescriptor(.containing, state, priority)
+    }
+
+    /// Matches when the current state lacks at least one bit of `state` (the original
+    /// library's "inverted" state). Default priority 750.
+    public static func notContaining(_ state: ControlState, priority: Int32 = 750) -> StateDescriptor {
+        StateDescriptor(.notContaining, state, priority)
+    }
+
+    /// Matches when the current state shares at least one bit with `state`. Default priority 500.
+    public static func containingAny(_ state: ControlState, priority: Int32 = 500) -> StateDescriptor {
+        StateDescriptor(.containingAny, state, priority)
+    }
+
+    /// Matches when the current state shares no bit with `state`. Default priority 500.
+    public static func containingNone(_ state: ControlState, priority: Int32 = 500) -> StateDescriptor {
+        StateDescriptor(.containingNone, state, priority)
+    }
+
+    /// Matches when `predicate` returns true for the current state.
+    ///
+    /// The name is the descriptor's identity: setting a value again under the same name and
+    /// priority replaces the earlier one. The predicate must depend on the state alone, since
+    /// resolutions are cached per state.
+    public static func custom(_ name: String, priority: Int32,
+                              _ predicate: @escaping @Sendable (ControlState) -> Bool) -> StateDescriptor {
+        StateDescriptor(.custom(name), [], priority, predicate)
+    }
+
+    /// The predicate's name for a custom descriptor, nil for the other modes.
+    public var name: String? {
+        if case .custom(let name) = mode { return name }
+        return nil
+    }
+
+    /// Whether the descriptor matches `current`.
+    public func matches(_ current: ControlState) -> Bool {
+        switch mode {
+        case .exactly: current == state
+        case .containing: current.isSuperset(of: state)
+        case .notContaining: !current.isSuperset(of: state)
+        case .containingAny: !current.isDisjoint(with: state)
+        case .containingNone: current.isDisjoint(with: state)
+        case .custom: predicate!(current)
+        }
+    }
+
+    public static func == (lhs: StateDescriptor, rhs: StateDescriptor) -> Bool {
+        lhs.mode == rhs.mode && lhs.state == rhs.state && lhs.priority == rhs.priority
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(mode)
+        hasher.combine(state)
+        hasher.combine(priority)
+    }
+}
+
+extension StateDescriptor: CustomStringConvertible {
+    /// The descriptor as it is written, e.g. `containing(selected | focused) @999`.
+    public var description: String {
+        let body = switch mode {
+        case .exactly: "exactly(\(state))"
+        case .containing: "containing(\(state))"
+        case .notContaining: "notContaining(\(state))"
+        case .containingAny: "containingAny(\(state))"
+        case .containingNone: "containingNone(\(state))"
+        case .custom(let name): "custom(\"\(name)\")"
+        }
+        return "\(body) @\(priority)"
+    }
+}

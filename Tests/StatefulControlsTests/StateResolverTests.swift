@@ -1,0 +1,265 @@
+import CJudyFaultInjection
+import Testing
+@testable import StatefulControls
+
+/// A target that records every write to its properties.
+final class Recorder {
+    var title = "default" { didSet { writes.append("title=\(title)") } }
+    var color: String? = "black" { didSet { writes.append("color=\(color ?? "nil")") } }
+    var width = 1.0 { didSet { writes.append("width=\(width)") } }
+    var writes: [String] = []
+}
+
+@Suite("StateResolver: the Swift façade")
+struct StateResolverTests {
+    @Test func theDefaultIsCapturedOnFirstBindAndAppliedWhenNothingMatches() throws {
+        let resolver = StateResolver()
+        let target = Recorder()
+        target.title = "original"
+        target.writes = []
+        try resolver.setValue("on", for: \.title, of: target, when: .containing(.selected))
+        #expect(target.writes.isEmpty) // does not win in .normal: stored only
+        #expect(try resolver.apply(.selected) == 1)
+        #expect(target.title == "on")
+        try resolver.apply(.normal)
+        #expect(target.title == "original")
+        #expect(resolver.value(for: \.title, of: target, in: .normal) == "original")
+        #expect(resolver.value(for: \.title, of: target, in: [.selected, .focused]) == "on")
+        #expect(resolver.value(for: \.width, of: target, in: .normal) == nil) // not bound
+    }
+
+    @Test func aNewRuleIsAppliedAtOnceOnlyIfItWins() throws {
+        let resolver = StateResolver(state: .selected)
+        let target = Recorder()
+        try resolver.setValue("exact", for: \.title, of: target, when: .exactly(.selected))
+        #expect(target.writes == ["title=exact"])
+        try resolver.setValue("lower", for: \.title, of: target, when: .containing(.selected))
+        #expect(target.writes == ["title=exact"]) // 999 < 1000: not applied
+        try resolver.setValue("higher", for: \.title, of: target, when: .containing(.selected, priority: 2000))
+        #expect(target.writes == ["title=exact", "title=higher"])
+        try resolver.setValue("other state", for: \.title, of: target, when: .exactly(.focused, priority: 5000))
+        #expect(target.writes.count == 2)
+    }
+
+    @Test func applyWritesOnlyTheValuesThatDifferInBindOrder() throws {
+        let resolver = StateResolver()
+        let first = Recorder(), second = Recorder()
+        try resolver.setValue("sel", for: \.title, of: second, when: .containing(.selected))
+        try resolver.setValue("sel", for: \.title, of: first, when: .containing(.selected))
+        try resolver.setValue("red", for: \.color, of: first, when: .containing(.highlighted))
+        try resolver.setValue(2.0, for: \.width, of: second, when: .containingAny([.selected, .highlighted]))
+        #expect(try resolver.apply(.normal) == 0) // unchanged state: nothing written
+        #expect(try resolver.apply(.selected) == 3)
+        #expect(second.writes == ["title=sel", "width=2.0"])
+        #expect(first.writes == ["title=sel"])
+        #expect(try resolver.apply([.selected, .highlighted]) == 1) // only the colour changes
+        #expect(first.writes == ["title=sel", "color=red"])
+        #expect(try resolver.apply([.selected, .highlighted]) == 0)
+        #expect(try resolver.apply(.highlighted) == 2)
+        #expect(first.writes.last == "title=default" && second.writes.last == "title=default")
+        #expect(second.width == 2.0)
+    }
+
+    @Test func tiesGoToTheValueSetMostRecently() throws {
+        let resolver = StateResolver(state: [.selected, .focused])
+        let target = Recorder()
+        try resolver.setValue("any", for: \.title, of: target, when: .containingAny(.selected))
+        try resolver.setValue("none", for: \.title, of: target, when: .containingNone(.disabled))
+        #expect(target.title == "none")
+        try resolver.setValue("any again", for: \.title, of: target, when: .containingAny(.selected))
+        #expect(target.title == "any again")
+        let explanation = resolver.explain(\Recorder.title, of: target)
+        #expect(explanation.candidates.map { $0.value as? String } == ["any again", "none"])
+        #expect(explanation.description.contains("tied at priority 500"))
+    }
+
+    @Test func optionalNilIsAValue() throws {
+        let resolver = StateResolver()
+        let target = Recorder()
+        try resolver.setValue(nil, for: \.color, of: target, when: .containing(.selected))
+        try resolver.apply(.selected)
+        #expect(target.color == nil)
+        #expect(target.writes == ["color=nil"])
+        #expect(resolver.value(for: \.color, of: target, in: .selected) == .some(nil))
+        try resolver.apply(.normal)
+        #expect(target.color == "black")
+    }
+
+    @Test func removingTheWinnerAppliesTheNextOneAndNeverRecapturesTheDefault() throws {
+        let resolver = StateResolver(state: .selected)
+        let target = Recorder()
+        try resolver.setValue("low", for: \.title, of: target, when: .containing(.selected))
+        try resolver.setValue("high", for: \.title, of: target, when: .exactly(.selected))
+        #expect(target.title == "high")
+        #expect(resolver.removeValue(for: \.title, of: target, when: .exactly(.selected)))
+        #expect(!resolver.removeValue(for: \.title, of: target, when: .exactly(.selected)))
+        #expect(target.title == "low")
+        // The default is still the one captured first, not the applied "low".
+        #expect(resolver.value(for: \.title, of: target, in: .normal) == "default")
+        #expect(resolver.removeValue(for: \.title, of: target, when: .containing(.selected)))
+        #expect(target.title == "default")
+        #expect(resolver.ruleCount == 0 && resolver.bindings.isEmpty)
+    }
+
+    @Test func removingBindingsWritesDefaultsBack() throws {
+        let resolver = StateResolver(state: .selected)
+        let a = Recorder(), b = Recorder()
+        try resolver.setValue("a", for: \.title, of: a, when: .containing(.selected))
+        try resolver.setValue("red", for: \.color, of: a, when: .containing(.selected))
+        try resolver.setValue("b", for: \.title, of: b, when: .containing(.selected))
+        try resolver.setValue(3.0, for: \.width, of: b, when: .containing(.focused))
+        resolver.removeValues(for: \.title, of: a)
+        #expect(a.title == "default" && a.color == "red")
+        resolver.removeValues(of: a)
+        #expect(a.color == "black")
+        b.writes = []
+        resolver.removeAllValues()
+        #expect(b.writes == ["title=default"]) // width was at its default already
+        #expect(resolver.ruleCount == 0)
+        try resolver.apply(.focused)
+        #expect(b.width == 1.0)
+    }
+
+    @Test func aDeadTargetsRulesNeverReachANewObjectAtTheSameAddress() throws {
+        let resolver = StateResolver()
+        var old: Recorder? = Recorder()
+        let oldID = ObjectIdentifier(old!)
+        try resolver.setValue("old", for: \.title, of: old!, when: .containing(.selected))
+        old = nil
+        // Allocate until an object lands at the dead one's address (malloc reuses it quickly).
+        var keep: [Recorder] = []
+        var reused: Recorder?
+        for _ in 0..<10_000 {
+            let candidate = Recorder()
+            if ObjectIdentifier(candidate) == oldID { reused = candidate; break }
+            keep.append(candidate)
+        }
+        let newcomer = try #require(reused, "no object reused the address")
+        #expect(resolver.value(for: \.title, of: newcomer, in: .selected) == nil)
+        try resolver.apply(.selected)
+        #expect(newcomer.writes.isEmpty)
+        try resolver.setValue(9.0, for: \.width, of: newcomer, when: .containing(.focused))
+        #expect(resolver.ruleCount == 1)
+    }
+
+    @Test func aDeadTargetIsSkippedAndPurgedOnApply() throws {
+        let resolver = StateResolver()
+        let alive = Recorder()
+        do {
+            let dying = Recorder()
+            try resolver.setValue("x", for: \.title, of: dying, when: .containing(.selected))
+        }
+        try resolver.setValue("y", for: \.title, of: alive, when: .containing(.selected))
+        #expect(resolver.ruleCount == 2)
+        #expect(try resolver.apply(.selected) == 1)
+        #expect(resolver.ruleCount == 1)
+        #expect(alive.title == "y")
+    }
+
+    @Test func valueHandlesAreReused() throws {
+        let resolver = StateResolver()
+        let target = Recorder()
+        for round in 0..<50 {
+            try resolver.setValue("v\(round)", for: \.title, of: target, when: .containing(.selected))
+            try resolver.setValue("w\(round)", for: \.title, of: target, when: .containing(.focused))
+        }
+        #expect(resolver.slab.count == 2)
+        #expect(resolver.slab.capacity <= 4)
+        resolver.removeAllValues()
+        #expect(resolver.slab.count == 0)
+    }
+
+    @Test func customPredicatesResolveAndExplainByName() throws {
+        let resolver = StateResolver()
+        let target = Recorder()
+        try resolver.setValue("busy", for: \.title, of: target,
+                              when: .custom("two or more", priority: 800) { $0.rawValue.nonzeroBitCount >= 2 })
+        try resolver.apply([.selected, .focused])
+        #expect(target.title == "busy")
+        let explanation = resolver.explain(\Recorder.title, of: target)
+        #expect(explanation.winner?.descriptor.name == "two or more")
+        #expect(explanation.description.contains("the only matching rule"))
+        try resolver.apply(.selected)
+        #expect(target.title == "default")
+        #expect(resolver.explain(\Recorder.title, of: target).description.contains("the default default applies"))
+    }
+
+    @Test func explainListsEveryCandidate() throws {
+        let resolver = StateResolver()
+        let target = Recorder()
+        try resolver.setValue("exact", for: \.title, of: target, when: .exactly(.selected))
+        try resolver.setValue("contains", for: \.title, of: target, when: .containing(.selected))
+        try resolver.setValue("any", for: \.title, of: target, when: .containingAny([.focused, .highlighted]))
+        let explanation = resolver.explain(\Recorder.title, of: target, in: [.selected, .focused])
+        #expect(explanation.candidates.map(\.matches) == [false, true, true])
+        #expect(explanation.value as? String == "contains")
+        #expect(explanation.description.contains("the highest priority of 2 matching rules"))
+        #expect(resolver.explain(\Recorder.width, of: target).candidates.isEmpty)
+    }
+
+    @Test func outOfMemoryThrowsAndChangesNothing() throws {
+        let resolver = StateResolver(state: .selected)
+        let target = Recorder()
+        try resolver.setValue("kept", for: \.title, of: target, when: .containing(.selected))
+        fault_injection_arm(0, true)
+        #expect(throws: ResolverError.outOfMemory) {
+            try resolver.setValue("lost", for: \.color, of: target, when: .containing(.selected))
+        }
+        fault_injection_disarm()
+        #expect(target.color == "black")
+        #expect(resolver.value(for: \.color, of: target, in: .selected) == nil)
+        #expect(resolver.ruleCount == 1 && resolver.slab.count == 1)
+    }
+
+    @Test func applyWithoutMemoryForADiffStillWritesTheChanges() throws {
+        let resolver = StateResolver()
+        let targets = (0..<10).map { _ in Recorder() }
+        for (i, target) in targets.enumerated() {
+            try resolver.setValue("s\(i)", for: \.title, of: target, when: .containing(.selected))
+        }
+        fault_injection_arm(0, true)
+        let writes = try resolver.apply(.selected)
+        fault_injection_disarm()
+        #expect(writes == 10)
+        #expect(targets.map(\.title) == (0..<10).map { "s\($0)" })
+    }
+
+    @Test func aSetterThatRequestsAnotherStateDoesNotNest() throws {
+        final class Feedback {
+            let resolver = StateResolver()
+            var log: [String] = []
+            var flag = false {
+                didSet {
+                    log.append("flag=\(flag)")
+                    // Feeds back: selecting turns focus on.
+                    if flag { _ = try? resolver.apply([.selected, .focused]) }
+                }
+            }
+            var label = "" { didSet { log.append("label=\(label)") } }
+        }
+        let owner = Feedback()
+        try owner.resolver.setValue(true, for: \.flag, of: owner, when: .containing(.selected))
+        try owner.resolver.setValue("focused", for: \.label, of: owner, when: .containing(.focused))
+        try owner.resolver.apply(.selected)
+        #expect(owner.log == ["flag=true", "label=focused"])
+        #expect(owner.resolver.appliedState == [.selected, .focused])
+    }
+
+    @Test func aStateThatNeverSettlesIsStoppedAsACycle() throws {
+        final class Oscillator {
+            let resolver = StateResolver()
+            var writes = 0
+            var flag = false {
+                didSet {
+                    writes += 1
+                    _ = try? resolver.apply(flag ? .normal : .selected)
+                }
+            }
+        }
+        let owner = Oscillator()
+        try owner.resolver.setValue(true, for: \.flag, of: owner, when: .containing(.selected))
+        #expect(throws: ResolverError.cycle) { try owner.resolver.apply(.selected) }
+        #expect(owner.writes <= StateResolver.maximumRounds)
+        #expect(try owner.resolver.apply(owner.resolver.appliedState) == 0) // usable again
+    }
+}
