@@ -60,6 +60,29 @@ struct StateResolverTests {
         #expect(second.width == 2.0)
     }
 
+    @Test func settersRunInFirstBindOrder() throws {
+        final class Shared { var log: [String] = [] }
+        final class Node {
+            let name: String, shared: Shared
+            var value = 0 { didSet { shared.log.append("\(name).value") } }
+            var other = 0 { didSet { shared.log.append("\(name).other") } }
+            init(_ name: String, _ shared: Shared) { (self.name, self.shared) = (name, shared) }
+        }
+        let shared = Shared()
+        let nodes = ["c", "a", "b"].map { Node($0, shared) }
+        let resolver = StateResolver()
+        try resolver.setValue(1, for: \.other, of: nodes[1], when: .containing(.selected))
+        for node in nodes { try resolver.setValue(1, for: \.value, of: node, when: .containing(.selected)) }
+        try resolver.setValue(1, for: \.other, of: nodes[0], when: .containing(.selected))
+        for _ in 0..<3 {
+            shared.log = []
+            try resolver.apply(.selected)
+            // Targets in first-bind order; within one, key paths in the order this resolver first saw them.
+            #expect(shared.log == ["a.other", "a.value", "c.other", "c.value", "b.value"])
+            try resolver.apply(.normal)
+        }
+    }
+
     @Test func tiesGoToTheValueSetMostRecently() throws {
         let resolver = StateResolver(state: [.selected, .focused])
         let target = Recorder()

@@ -13,11 +13,10 @@ struct StateTests {
         #expect(ControlState.reserved.rawValue == 0xFF00_0000)
     }
 
-    @Test func descriptionNamesTheStates() throws {
+    @Test func descriptionNamesTheStates() {
         #expect(ControlState.normal.description == "normal")
         #expect(ControlState([.selected, .highlighted]).description == "highlighted | selected")
-        let named = try ControlState.allocate(named: "descriptionTest")
-        #expect(ControlState([.focused, named]).description == "focused | descriptionTest")
+        #expect(ControlState([.focused, .switchOn]).description == "focused | test.switch.on")
         #expect(ControlState(rawValue: 0x0100_0000).description == "0x1000000")
     }
 

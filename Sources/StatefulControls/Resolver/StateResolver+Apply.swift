@@ -2,8 +2,9 @@ import CStateResolver
 
 extension StateResolver {
     /// Moves the resolver to `state`, writing exactly the bound values that differ between
-    /// ``appliedState`` and `state`, in a deterministic order (targets and key paths in the
-    /// order they were first bound). Applying the applied state writes nothing.
+    /// ``appliedState`` and `state`, in a deterministic order: targets in the order they were
+    /// first bound, and for each target its key paths in the order this resolver first saw
+    /// them. Applying the applied state writes nothing.
     ///
     /// Setters may call back into the resolver. A value bound or removed by a setter is applied
     /// by that call. An `apply` from a setter does not nest: the running apply continues to the

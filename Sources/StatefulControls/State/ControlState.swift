@@ -54,7 +54,7 @@ extension ControlState: CustomStringConvertible {
             names.append(name)
             rest.remove(state)
         }
-        let custom = CustomStates.names
+        let custom = CustomStateAllocator.shared.names
         var bit: UInt = 1
         while rest.rawValue != 0 && bit != 0 {
             if rest.rawValue & bit != 0 {

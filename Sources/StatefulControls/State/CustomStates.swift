@@ -6,14 +6,17 @@ public struct CustomStateError: Error, Hashable, Sendable, CustomStringConvertib
     public let description: String
 }
 
-/// The process-wide allocator of named custom states.
-enum CustomStates {
-    private static let allocated = Mutex<[ControlState: String]>([:])
+/// Hands out the bits of the application range to named custom states, once each.
+final class CustomStateAllocator: Sendable {
+    private let allocated = Mutex<[ControlState: String]>([:])
 
-    /// The names of the allocated custom states.
-    static var names: [ControlState: String] { allocated.withLock { $0 } }
+    /// The process-wide allocator behind ``ControlState/allocate(named:)``.
+    static let shared = CustomStateAllocator()
 
-    static func allocate(named name: String) throws(CustomStateError) -> ControlState {
+    /// The names of the allocated states.
+    var names: [ControlState: String] { allocated.withLock { $0 } }
+
+    func allocate(named name: String) throws(CustomStateError) -> ControlState {
         try allocated.withLock { (states) throws(CustomStateError) -> ControlState in
             if let existing = states.first(where: { $0.value == name }) { return existing.key }
             var bit = ControlState.application.rawValue & ~(ControlState.application.rawValue - 1)
@@ -44,7 +47,7 @@ extension ControlState {
     /// }
     /// ```
     public static func allocate(named name: String) throws(CustomStateError) -> ControlState {
-        try CustomStates.allocate(named: name)
+        try CustomStateAllocator.shared.allocate(named: name)
     }
 
     /// Whether every bit of the state lies in the application range.

@@ -1,0 +1,138 @@
+extension ControlState {
+    /// Every digit of a PIN code is entered.
+    public static let filled = try! ControlState.allocate(named: "filled")
+    /// The entered PIN code is complete and accepted by the validator.
+    public static let valid = try! ControlState.allocate(named: "valid")
+    /// The entered PIN code is complete and rejected by the validator.
+    public static let invalid = try! ControlState.allocate(named: "invalid")
+}
+
+extension ControlEvents {
+    /// A PIN code control became filled (an application-range event).
+    public static let typeComplete = try! ControlEvents.application(1 << 24)
+}
+
+/// One dot of a ``PinCodeControl``: a control of its own, selected while its digit is entered,
+/// whose appearance is bound to its state.
+@MainActor
+public final class PinDot: Control {
+    /// The PIN code is valid (bound from the PIN control's state).
+    @StateFactor public var isValid = false
+    /// The PIN code is invalid (bound from the PIN control's state).
+    @StateFactor public var isInvalid = false
+
+    /// The fill colour.
+    public var fillColor = Color.clear
+    /// The border colour.
+    public var borderColor = Color.grey
+    /// The border width.
+    public var borderWidth = 1.0
+
+    /// Creates a dot with the standard appearance per state.
+    public init() {
+        super.init(frame: Rect(x: 0, y: 0, width: 16, height: 16))
+        try! register(.valid, for: \.isValid)
+        try! register(.invalid, for: \.isInvalid)
+        // Entered digits are filled; the PIN's verdict and the control's mode colour them.
+        setValue(Color.white, for: \.fillColor, when: .containing(.selected))
+        setValue(Color.blue, for: \.fillColor, when: .containing([.selected, .highlighted], priority: 1100))
+        setValue(Color.green, for: \.fillColor, when: .containing([.selected, .valid], priority: 1200))
+        setValue(Color.red, for: \.fillColor, when: .containing([.selected, .invalid], priority: 1200))
+        setValue(Color.grey, for: \.fillColor, when: .containing([.selected, .disabled], priority: 2000))
+        setValue(Color.blue, for: \.borderColor, when: .containing(.highlighted))
+        setValue(Color.green, for: \.borderColor, when: .containing(.valid, priority: 1200))
+        setValue(Color.red, for: \.borderColor, when: .containing(.invalid, priority: 1200))
+        setValue(Color.darkGrey, for: \.borderColor, when: .containing(.disabled, priority: 2000))
+        setValue(2.0, for: \.borderWidth, when: .containingAny([.highlighted, .invalid]))
+        setValue(0.5, for: \.borderWidth, when: .containing(.disabled, priority: 2000))
+    }
+}
+
+/// A PIN code entry: a fixed number of digits shown as dots, with custom states
+/// ``ControlState/filled``, ``ControlState/valid`` and ``ControlState/invalid``, and a
+/// ``ControlEvents/typeComplete`` event when the last digit is entered.
+///
+/// The whole appearance is state-bound: the control drives its dots' states through bound
+/// values (highlighted, enabled, valid, invalid), and each dot binds its colours and border
+/// width to its own state.
+@MainActor
+public final class PinCodeControl: Control {
+    /// The number of digits.
+    public let codeLength: Int
+
+    /// The digits entered so far.
+    @StateFactor public private(set) var code = ""
+
+    /// Decides whether a complete code is valid. Changing it re-evaluates the state.
+    public var validator: @MainActor (String) -> Bool {
+        didSet { updateState() }
+    }
+
+    /// The dots, one per digit.
+    public let dots: [PinDot]
+
+    /// Creates a PIN control of `codeLength` digits, validated by `validator` (by default
+    /// ``isAcceptable(_:)``).
+    public init(codeLength: Int = 4, validator: @escaping @MainActor (String) -> Bool = PinCodeControl.isAcceptable) {
+        precondition(codeLength > 0, "a PIN code needs at least one digit")
+        self.codeLength = codeLength
+        self.validator = validator
+        self.dots = (0..<codeLength).map { _ in PinDot() }
+        super.init(frame: Rect(x: 0, y: 0, width: Double(codeLength) * 24, height: 24))
+        for dot in dots { addSubview(dot) }
+        try! register(.filled, named: "code is complete") { $0.code.count == $0.codeLength }
+        try! register(.valid, named: "complete code accepted by the validator") {
+            $0.code.count == $0.codeLength && $0.validator($0.code)
+        }
+        try! register(.invalid, named: "complete code rejected by the validator") {
+            $0.code.count == $0.codeLength && !$0.validator($0.code)
+        }
+        for dot in dots {
+            setValue(true, for: \.isHighlighted, of: dot, when: .containingAny([.highlighted, .focused]))
+            setValue(false, for: \.isEnabled, of: dot, when: .containing(.disabled))
+            setValue(true, for: \.isValid, of: dot, when: .containing(.valid))
+            setValue(true, for: \.isInvalid, of: dot, when: .containing(.invalid))
+        }
+    }
+
+    /// Appends the digits of `text` (other characters are ignored) up to ``codeLength``, in
+    /// one transition: then sends ``ControlEvents/valueChanged``, and
+    /// ``ControlEvents/typeComplete`` if the code became complete. Ignored while disabled.
+    public func insertText(_ text: String) {
+        guard isEnabled else { return }
+        let digits = text.filter(\.isASCII).filter(\.isNumber).prefix(codeLength - code.count)
+        guard !digits.isEmpty else { return }
+        edit(code + digits)
+    }
+
+    /// Deletes the last digit. Ignored while disabled.
+    public func deleteBackward() {
+        guard isEnabled, !code.isEmpty else { return }
+        edit(String(code.dropLast()))
+    }
+
+    /// Deletes every digit in one transition. Ignored while disabled.
+    public func clear() {
+        guard isEnabled, !code.isEmpty else { return }
+        edit("")
+    }
+
+    private func edit(_ newCode: String) {
+        let wasFilled = state.contains(.filled)
+        performTransition {
+            code = newCode
+            for (index, dot) in dots.enumerated() { dot.isSelected = index < newCode.count }
+            sendActions(for: .valueChanged)
+            if !wasFilled && newCode.count == codeLength { sendActions(for: .typeComplete) }
+        }
+    }
+
+    /// The default validator: rejects codes of one repeated digit (1111) and runs of
+    /// consecutive digits up or down (1234, 9876); accepts every other complete code.
+    public static func isAcceptable(_ code: String) -> Bool {
+        let digits = code.compactMap(\.wholeNumberValue)
+        guard digits.count > 1 else { return true }
+        let steps = Set(zip(digits, digits.dropFirst()).map { $1 - $0 })
+        return !(steps == [0] || steps == [1] || steps == [-1])
+    }
+}

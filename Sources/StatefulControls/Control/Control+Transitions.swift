@@ -1,0 +1,41 @@
+extension Control {
+    /// Whether a transition is open.
+    public var isInTransition: Bool { transitionDepth > 0 }
+
+    /// Opens a transition: factor changes are not applied and events sent are queued until the
+    /// outermost transition is committed (or ended). Transitions nest.
+    public func beginTransition() {
+        transitionDepth += 1
+    }
+
+    /// Closes a transition. Closing the outermost one applies the state once, then sends the
+    /// queued events in the order they were sent.
+    public func commitTransition() {
+        finishTransition(commit: true)
+    }
+
+    /// Closes a transition without applying. Closing the outermost one drops the queued events;
+    /// the state is applied at the next factor change or ``updateState()``.
+    public func endTransition() {
+        finishTransition(commit: false)
+    }
+
+    /// Runs `changes` inside a transition, then commits it (or ends it when `commit` is false),
+    /// also when `changes` throws.
+    public func performTransition<Result>(commit: Bool = true, _ changes: () throws -> Result) rethrows -> Result {
+        beginTransition()
+        defer { finishTransition(commit: commit) }
+        return try changes()
+    }
+
+    private func finishTransition(commit: Bool) {
+        precondition(transitionDepth > 0, "\(type(of: self)): commitTransition() or endTransition() without beginTransition()")
+        transitionDepth -= 1
+        guard transitionDepth == 0 else { return }
+        let events = queuedEvents
+        queuedEvents = []
+        guard commit else { return }
+        applyState()
+        for event in events { dispatch(event) }
+    }
+}

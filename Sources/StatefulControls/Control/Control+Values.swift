@@ -1,0 +1,89 @@
+extension Control {
+    /// Binds `value` to `keyPath` of `target` for the states `descriptor` matches.
+    ///
+    /// The target is held weakly. The first value bound to a (target, key path) captures the
+    /// key path's current value as its default, written whenever no rule matches. A value that
+    /// wins for the applied state is written at once. With the same descriptor identity
+    /// (mode, state, priority, name) the value replaces the earlier one and counts as set most
+    /// recently, which decides ties between equal priorities.
+    ///
+    /// Binding another control's property makes that control depend on this one's state:
+    ///
+    /// ```swift
+    /// pin.setValue(true, for: \.isEnabled, of: submit, when: .containing([.filled, .valid]))
+    /// ```
+    public func setValue<Target: AnyObject, Value>(
+        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        when descriptor: StateDescriptor
+    ) {
+        do {
+            try resolver.setValue(value, for: keyPath, of: target, when: descriptor)
+        } catch {
+            preconditionFailure("\(type(of: self)).setValue(_:for:of:when:): \(error)")
+        }
+    }
+
+    /// Binds `value` for exactly `state` (the original library's "for a state").
+    public func setValue<Target: AnyObject, Value>(
+        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        forState state: ControlState
+    ) {
+        setValue(value, for: keyPath, of: target, when: .exactly(state))
+    }
+
+    /// Binds `value` for every state containing `state` ("for all states contained").
+    public func setValue<Target: AnyObject, Value>(
+        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        forAllStatesContained state: ControlState
+    ) {
+        setValue(value, for: keyPath, of: target, when: .containing(state))
+    }
+
+    /// Binds `value` for every state that does not contain `state` ("for an inverted state").
+    public func setValue<Target: AnyObject, Value>(
+        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        forInvertedState state: ControlState
+    ) {
+        setValue(value, for: keyPath, of: target, when: .notContaining(state))
+    }
+
+    /// The value `keyPath` of `target` gets in `state`: the winning bound value, or the default
+    /// when no rule matches. Nil when nothing is bound to it.
+    public func value<Target: AnyObject, Value>(
+        for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, in state: ControlState
+    ) -> Value? {
+        resolver.value(for: keyPath, of: target, in: state)
+    }
+
+    /// Removes the value bound for exactly `descriptor`; the next winner (or the default) is
+    /// written if that value was applied. Returns whether there was one.
+    @discardableResult
+    public func removeValue<Target: AnyObject, Value>(
+        for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, when descriptor: StateDescriptor
+    ) -> Bool {
+        resolver.removeValue(for: keyPath, of: target, when: descriptor)
+    }
+
+    /// Removes every value bound to `keyPath` of `target`, writing its default back.
+    public func removeValues<Target: AnyObject, Value>(for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target) {
+        resolver.removeValues(for: keyPath, of: target)
+    }
+
+    /// Removes every value bound to `target`, writing defaults back.
+    public func removeValues(of target: AnyObject) {
+        resolver.removeValues(of: target)
+    }
+
+    /// Removes every bound value, writing defaults back.
+    public func removeAllValues() {
+        resolver.removeAllValues()
+    }
+
+    /// Explains which rule gives `keyPath` of `target` its value in the applied state, and why:
+    /// every candidate in resolution order, matched or not, with priorities and the tie rule.
+    public func explain<Target: AnyObject, Value>(
+        _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target
+    ) -> StateExplanation {
+        resolver.explain(keyPath, of: target)
+    }
+}

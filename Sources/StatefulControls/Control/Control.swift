@@ -1,0 +1,158 @@
+/// The base class of controls: a state computed from boolean factors, values bound to states,
+/// and target–action events (see ``sendActions(for:)``).
+///
+/// The state is never stored. It is computed from ``isEnabled``, ``isSelected``,
+/// ``isHighlighted``, ``isFocused`` and the custom states registered with
+/// ``StateConfigurable/register(_:for:inverted:)``. Changing a factor re-evaluates the state and
+/// applies it: every value bound with ``setValue(_:for:of:when:)`` whose winner differs between
+/// the old and the new state is written, and nothing else.
+///
+/// ```swift
+/// let button = Button()
+/// button.setValue(Color.grey, for: \.titleColor, of: button, when: .containing(.disabled))
+/// button.isEnabled = false   // titleColor becomes grey
+/// ```
+@MainActor
+open class Control: View {
+    /// Whether the control is enabled; `false` adds ``ControlState/disabled`` to the state.
+    /// A disabled control ignores touches; ``sendActions(for:)`` still delivers.
+    @StateFactor open var isEnabled = true
+
+    /// Whether the control is selected (``ControlState/selected``).
+    @StateFactor open var isSelected = false
+
+    /// Whether the control is highlighted (``ControlState/highlighted``): set while a touch
+    /// is tracked inside it.
+    @StateFactor open var isHighlighted = false
+
+    /// Whether the control has the focus (``ControlState/focused``).
+    @StateFactor open var isFocused = false
+
+    let resolver = StateResolver()
+    var customStates: [CustomState] = []
+    var subscriptions: [WeakSubscription] = []
+    var transitionDepth = 0
+    var queuedEvents: [Event] = []
+    var registrations: [ActionRegistration] = []
+    var tracking = TrackingState()
+
+    /// How far around the bounds a tracked touch still counts as inside (70 points, as UIKit
+    /// behaves).
+    open var touchSlop = 70.0
+
+    /// How content is placed vertically; bindable per state like any property.
+    open var contentVerticalAlignment = ContentVerticalAlignment.center
+
+    /// How content is placed horizontally; `leading` and `trailing` follow
+    /// ``layoutDirection`` (see ``effectiveContentHorizontalAlignment``).
+    open var contentHorizontalAlignment = ContentHorizontalAlignment.center
+
+    /// The direction of the control's layout.
+    open var layoutDirection = LayoutDirection.leftToRight
+
+    /// Creates a control.
+    public override init(frame: Rect = .zero) {
+        super.init(frame: frame)
+    }
+
+    // MARK: Overridable delivery and tracking
+
+    /// Delivers one action; every delivery of ``sendActions(for:)`` passes here. The default
+    /// hands it to ``Application/shared``. Override to observe, redirect (call `super` with
+    /// another target) or suppress (do not call `super`) a delivery.
+    open func sendAction(_ action: ControlAction, to target: AnyObject?, for event: Event) {
+        Application.shared.sendAction(action, to: target, from: self, for: event)
+    }
+
+    /// Called when a touch goes down in the control; return false not to track it.
+    open func beginTracking(_ touch: Touch, with event: Event?) -> Bool { true }
+
+    /// Called when the tracked touch moves; return false to stop tracking it.
+    open func continueTracking(_ touch: Touch, with event: Event?) -> Bool { true }
+
+    /// Called when tracking ends: the touch was lifted, or ``continueTracking(_:with:)``
+    /// returned false (then `event` is nil).
+    open func endTracking(_ touch: Touch?, with event: Event?) {}
+
+    /// Called when tracking is cancelled.
+    open func cancelTracking(with event: Event?) {}
+
+    /// Starts tracking a touch (ignored while the control is disabled): highlights the control
+    /// and sends ``ControlEvents/touchDown`` (and ``ControlEvents/touchDownRepeat`` for a
+    /// tap count above one).
+    open func touchesBegan(_ touch: Touch) { handleTouchBegan(touch) }
+
+    /// Follows the tracked touch: sends drag inside/outside, or enter/exit when it crosses the
+    /// edge of ``trackingArea``, and highlights the control while it is inside.
+    open func touchesMoved(_ touch: Touch) { handleTouchMoved(touch) }
+
+    /// Ends tracking: sends ``ControlEvents/touchUpInside`` and
+    /// ``ControlEvents/primaryActionTriggered``, or ``ControlEvents/touchUpOutside``.
+    open func touchesEnded(_ touch: Touch) { handleTouchEnded(touch) }
+
+    /// Cancels tracking and sends ``ControlEvents/touchCancel``.
+    open func touchesCancelled(_ touch: Touch) { handleTouchCancelled(touch) }
+
+    /// The control's state, computed from its factors and custom states each time it is read.
+    public var state: ControlState {
+        var state: ControlState = []
+        if isHighlighted { state.insert(.highlighted) }
+        if !isEnabled { state.insert(.disabled) }
+        if isSelected { state.insert(.selected) }
+        if isFocused { state.insert(.focused) }
+        for custom in customStates where custom.isActive(self) { state.insert(custom.state) }
+        return state
+    }
+
+    /// The state whose bound values are applied: ``state``, except inside a transition (which
+    /// applies at its commit) or after ``endTransition()`` until the next change.
+    public var appliedState: ControlState { resolver.appliedState }
+
+    /// Re-evaluates the state and applies it (outside a transition).
+    ///
+    /// Factor changes call this for you. Call it after changing something a custom-state
+    /// predicate reads that is not a ``StateFactor``.
+    public func updateState() {
+        guard transitionDepth == 0 else { return }
+        applyState()
+    }
+
+    func applyState() {
+        do {
+            try resolver.apply(state)
+        } catch {
+            Control.diagnosticHandler(ControlDiagnostic(
+                "\(type(of: self)): \(error.description); applied state stays [\(appliedState)]"))
+        }
+        // A nested apply (from a setter) is finished by the outer one, which notifies.
+        guard !resolver.isApplying else { return }
+        notifySubscriptions()
+    }
+}
+
+/// A custom state registered on a control.
+struct CustomState {
+    let state: ControlState
+    let source: String
+    let isActive: @MainActor (Control) -> Bool
+}
+
+extension Control {
+    func registerCustomState(_ state: ControlState, source: String,
+                             isActive: @escaping @MainActor (Control) -> Bool) throws(CustomStateError) {
+        let hex = "0x" + String(state.rawValue, radix: 16, uppercase: true)
+        guard !state.isEmpty else {
+            throw CustomStateError(description: "cannot register an empty custom state for \(source)")
+        }
+        guard ControlState.application.isSuperset(of: state) else {
+            throw CustomStateError(description:
+                "custom state \(hex) for \(source) lies outside the application range 0x00FF0000")
+        }
+        if let clash = customStates.first(where: { !$0.state.isDisjoint(with: state) }) {
+            throw CustomStateError(description:
+                "custom state [\(state)] for \(source) collides with [\(clash.state)] already registered on this \(type(of: self)) for \(clash.source)")
+        }
+        customStates.append(CustomState(state: state, source: source, isActive: isActive))
+        updateState()
+    }
+}

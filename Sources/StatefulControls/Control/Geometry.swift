@@ -1,0 +1,40 @@
+/// A point in a view's coordinate space.
+public struct Point: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) { (self.x, self.y) = (x, y) }
+    public static let zero = Point(x: 0, y: 0)
+    public var description: String { "(\(x), \(y))" }
+}
+
+/// A width and a height.
+public struct Size: Hashable, Sendable, CustomStringConvertible {
+    public var width: Double
+    public var height: Double
+    public init(width: Double, height: Double) { (self.width, self.height) = (width, height) }
+    public static let zero = Size(width: 0, height: 0)
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// An axis-aligned rectangle.
+public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    public var origin: Point
+    public var size: Size
+    public init(origin: Point, size: Size) { (self.origin, self.size) = (origin, size) }
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.init(origin: Point(x: x, y: y), size: Size(width: width, height: height))
+    }
+    public static let zero = Rect(origin: .zero, size: .zero)
+
+    /// The rectangle grown by `dx` on the left and right and `dy` on the top and bottom.
+    public func insetBy(dx: Double, dy: Double) -> Rect {
+        Rect(x: origin.x + dx, y: origin.y + dy, width: size.width - 2 * dx, height: size.height - 2 * dy)
+    }
+
+    /// Whether `point` lies inside, edges included.
+    public func contains(_ point: Point) -> Bool {
+        point.x >= origin.x && point.x <= origin.x + size.width && point.y >= origin.y && point.y <= origin.y + size.height
+    }
+
+    public var description: String { "\(origin) \(size)" }
+}

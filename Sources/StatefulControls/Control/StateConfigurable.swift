@@ -1,0 +1,62 @@
+/// The part of the control API that names the control's own type: custom states read from its
+/// properties, and values bound to its own key paths. Every ``Control`` conforms.
+@MainActor
+public protocol StateConfigurable: Control {}
+
+extension Control: StateConfigurable {}
+
+extension StateConfigurable {
+    /// Registers a custom state that is on while the Bool at `keyPath` is true (false when
+    /// `inverted`).
+    ///
+    /// Declare the property with ``StateFactor`` so that its changes update the state. `name`
+    /// (by default the key path's description) identifies the registration in error messages.
+    /// - Throws: ``CustomStateError`` when `state` is empty, has a bit outside the application
+    ///   range `0x00FF0000`, or shares a bit with a state already registered on this control.
+    public func register(_ state: ControlState, for keyPath: KeyPath<Self, Bool>, inverted: Bool = false,
+                         named name: String? = nil) throws(CustomStateError) {
+        try registerCustomState(state, source: (name ?? "\(keyPath)") + (inverted ? " (inverted)" : "")) {
+            ($0 as! Self)[keyPath: keyPath] != inverted
+        }
+    }
+
+    /// Registers a custom state that is on while `predicate` returns true for the control.
+    ///
+    /// The state is re-evaluated when a factor changes (declare the inputs with
+    /// ``StateFactor``) or when ``Control/updateState()`` is called.
+    /// - Throws: ``CustomStateError`` as ``register(_:for:inverted:)``.
+    public func register(_ state: ControlState, named name: String = "a predicate",
+                         when predicate: @escaping @MainActor (Self) -> Bool) throws(CustomStateError) {
+        try registerCustomState(state, source: name) { predicate($0 as! Self) }
+    }
+
+    /// Binds `value` to the control's own `keyPath` for the states `descriptor` matches.
+    public func setValue<Value>(_ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
+                                when descriptor: StateDescriptor) {
+        setValue(value, for: keyPath, of: self, when: descriptor)
+    }
+
+    /// Binds `value` to the control's own `keyPath` for exactly `state`.
+    public func setValue<Value>(_ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
+                                forState state: ControlState) {
+        setValue(value, for: keyPath, of: self, when: .exactly(state))
+    }
+
+    /// Binds `value` to the control's own `keyPath` for every state containing `state`.
+    public func setValue<Value>(_ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
+                                forAllStatesContained state: ControlState) {
+        setValue(value, for: keyPath, of: self, when: .containing(state))
+    }
+
+    /// Binds `value` to the control's own `keyPath` for every state not containing `state`.
+    public func setValue<Value>(_ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
+                                forInvertedState state: ControlState) {
+        setValue(value, for: keyPath, of: self, when: .notContaining(state))
+    }
+
+    /// The value the control's own `keyPath` gets in `state` (the default when no rule
+    /// matches); nil when nothing is bound to it.
+    public func value<Value>(for keyPath: ReferenceWritableKeyPath<Self, Value>, in state: ControlState) -> Value? {
+        value(for: keyPath, of: self, in: state)
+    }
+}

@@ -1,0 +1,42 @@
+/// A stored property of a ``Control`` whose changes re-evaluate the control's state.
+///
+/// Declare the inputs of custom states with it, and the state follows them without any update
+/// call to remember:
+///
+/// ```swift
+/// final class Toggle: Control {
+///     @StateFactor var isOn = false
+/// }
+/// ```
+///
+/// Setting the same value again does nothing. Inside a transition the state is applied once,
+/// at ``Control/commitTransition()``.
+@MainActor
+@propertyWrapper
+public struct StateFactor<Value: Equatable> {
+    private var value: Value
+
+    /// Creates the factor with its initial value.
+    public init(wrappedValue: Value) { value = wrappedValue }
+
+    @available(*, unavailable, message: "@StateFactor is only available on properties of Control subclasses")
+    public var wrappedValue: Value {
+        get { fatalError("unavailable") }
+        set { fatalError("unavailable") } // swiftlint:disable:this unused_setter_value
+    }
+
+    /// Reads and writes the factor through its owning control, which re-evaluates its state
+    /// when the value changes.
+    public static subscript<Owner: Control>(
+        _enclosingInstance owner: Owner,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Owner, StateFactor<Value>>
+    ) -> Value {
+        get { owner[keyPath: storageKeyPath].value }
+        set {
+            guard owner[keyPath: storageKeyPath].value != newValue else { return }
+            owner[keyPath: storageKeyPath].value = newValue
+            owner.updateState()
+        }
+    }
+}

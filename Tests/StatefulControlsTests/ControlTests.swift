@@ -1,0 +1,287 @@
+import Testing
+@testable import StatefulControls
+
+/// A plain target whose writes are counted.
+final class Label {
+    var text = "default" { didSet { writes += 1 } }
+    var writes = 0
+}
+
+/// A control with a custom state driven by a factor and one driven by a predicate.
+extension ControlState {
+    static let switchOn = try! ControlState.allocate(named: "test.switch.on")
+    static let switchLoud = try! ControlState.allocate(named: "test.switch.loud")
+}
+
+final class Switch: Control {
+    @StateFactor var isOn = false
+    @StateFactor var volume = 0
+
+    override init(frame: Rect = .zero) {
+        super.init(frame: frame)
+        try! register(.switchOn, for: \.isOn, named: "isOn")
+        try! register(.switchLoud, named: "volume above 5") { $0.volume > 5 }
+    }
+}
+
+@MainActor
+@Suite("Control: state and bound values")
+struct ControlTests {
+    @Test func stateIsComputedFromTheFactors() {
+        let control = Control()
+        #expect(control.state == .normal)
+        control.isEnabled = false
+        control.isSelected = true
+        #expect(control.state == [.disabled, .selected])
+        control.isHighlighted = true
+        control.isFocused = true
+        control.isEnabled = true
+        #expect(control.state == [.highlighted, .selected, .focused])
+        #expect(control.appliedState == control.state)
+    }
+
+    @Test func customStatesFollowTheirFactorsAndPredicates() {
+        let control = Switch()
+        control.isOn = true
+        #expect(control.state == .switchOn)
+        control.volume = 9
+        #expect(control.state == [ControlState.switchOn, .switchLoud])
+        #expect(control.appliedState == control.state)
+        #expect(control.state.description == "test.switch.on | test.switch.loud")
+    }
+
+    @Test func anInvertedKeyPathRegistration() throws {
+        let control = Control()
+        let quiet = ControlState.switchLoud // any application bit not used on this control
+        try control.register(quiet, for: \.isSelected, inverted: true)
+        #expect(control.state == quiet)
+        control.isSelected = true
+        #expect(control.state == .selected)
+    }
+
+    @Test func invalidCustomStatesAreRejectedWithAClearMessage() throws {
+        let control = Switch()
+        let outside = #expect(throws: CustomStateError.self) { try control.register(.selected, for: \.isOn) }
+        #expect(outside?.description.contains("outside the application range 0x00FF0000") == true)
+        #expect(throws: CustomStateError.self) { try control.register(ControlState(rawValue: 0x0100_0000), for: \.isOn) }
+        #expect(throws: CustomStateError.self) { try control.register([], for: \.isOn) }
+        let clash = #expect(throws: CustomStateError.self) { try control.register(.switchOn, for: \.isSelected, named: "\\Control.isSelected") }
+        #expect(clash?.description.contains("collides") == true)
+        #expect(clash?.description == "custom state [test.switch.on] for \\Control.isSelected collides with [test.switch.on] already registered on this Switch for isOn")
+        #expect(control.customStates.count == 2)
+    }
+
+    @Test func theAllocatorHandsOutEachBitOnceAndThenFails() throws {
+        let allocator = CustomStateAllocator()
+        var states: [ControlState] = []
+        for index in 0..<8 { states.append(try allocator.allocate(named: "s\(index)")) }
+        #expect(Set(states).count == 8)
+        #expect(states.reduce(ControlState()) { $0.union($1) } == .application)
+        #expect(try allocator.allocate(named: "s3") == states[3])
+        let error = #expect(throws: CustomStateError.self) { try allocator.allocate(named: "ninth") }
+        #expect(error?.description.contains("all 8 bits") == true)
+    }
+
+    @Test func everyModeThroughTheControlAPI() {
+        let control = Control()
+        let label = Label()
+        control.setValue("exact", for: \.text, of: label, forState: [.selected, .focused])
+        control.setValue("contained", for: \.text, of: label, forAllStatesContained: .selected)
+        control.setValue("inverted", for: \.text, of: label, forInvertedState: .focused)
+        control.setValue("any", for: \.text, of: label, when: .containingAny([.highlighted, .disabled]))
+        control.setValue("none", for: \.text, of: label, when: .containingNone(.focused, priority: 100))
+        control.setValue("custom", for: \.text, of: label, when: .custom("three bits", priority: 1500) { $0.rawValue.nonzeroBitCount >= 3 })
+        let expectations: [(ControlState, String)] = [
+            ([.selected, .focused], "exact"),
+            ([.selected, .focused, .highlighted], "custom"),
+            (.selected, "contained"),
+            (.normal, "inverted"),
+            ([.focused, .highlighted], "any"),
+            (.focused, "default"),
+        ]
+        for (state, text) in expectations {
+            #expect(control.value(for: \.text, of: label, in: state) == text, "in \(state)")
+        }
+        control.isSelected = true
+        #expect(label.text == "contained")
+        control.isFocused = true
+        #expect(label.text == "exact")
+    }
+
+    @Test func aNewValueIsWrittenOnlyWhenItWins() {
+        let control = Control()
+        control.isSelected = true
+        let label = Label()
+        control.setValue("exact", for: \.text, of: label, forState: .selected)
+        #expect(label.text == "exact" && label.writes == 1)
+        control.setValue("contained", for: \.text, of: label, forAllStatesContained: .selected)
+        #expect(label.text == "exact" && label.writes == 1)
+        control.setValue("elsewhere", for: \.text, of: label, forState: .focused)
+        #expect(label.writes == 1)
+    }
+
+    @Test func onlyTheValuesThatDifferAreWritten() {
+        let control = Control()
+        let labels = (0..<3).map { _ in Label() }
+        control.setValue("sel", for: \.text, of: labels[0], forAllStatesContained: .selected)
+        control.setValue("sel", for: \.text, of: labels[1], forAllStatesContained: .selected)
+        control.setValue("foc", for: \.text, of: labels[2], forAllStatesContained: .focused)
+        control.isSelected = true
+        #expect(labels.map(\.writes) == [1, 1, 0])
+        control.isSelected = true // unchanged: nothing happens
+        control.updateState()
+        #expect(labels.map(\.writes) == [1, 1, 0])
+        control.isFocused = true
+        #expect(labels.map(\.writes) == [1, 1, 1])
+        control.isHighlighted = true // nothing bound to highlighted
+        #expect(labels.map(\.writes) == [1, 1, 1])
+    }
+
+    @Test func tiesGoToTheMostRecentValue() {
+        let control = Control()
+        let label = Label()
+        control.isSelected = true
+        control.setValue("first", for: \.text, of: label, when: .containingAny(.selected))
+        control.setValue("second", for: \.text, of: label, when: .containingNone(.disabled))
+        #expect(label.text == "second")
+        let explanation = control.explain(\Label.text, of: label)
+        #expect(explanation.description.contains("tied at priority 500"))
+        #expect(explanation.description.contains("set more recently"))
+    }
+
+    @Test func removingValues() {
+        let control = Control()
+        let label = Label()
+        control.isSelected = true
+        control.setValue("sel", for: \.text, of: label, forAllStatesContained: .selected)
+        control.setValue("exact", for: \.text, of: label, forState: .selected)
+        #expect(control.removeValue(for: \.text, of: label, when: .exactly(.selected)))
+        #expect(label.text == "sel")
+        control.removeValues(for: \.text, of: label)
+        #expect(label.text == "default")
+        control.setValue("again", for: \.text, of: label, forAllStatesContained: .selected)
+        control.removeValues(of: label)
+        #expect(label.text == "default")
+        control.setValue("all", for: \.text, of: label, forAllStatesContained: .selected)
+        control.removeAllValues()
+        #expect(label.text == "default")
+    }
+
+    @Test func aTransitionAppliesOnceAtCommitThenSendsQueuedEvents() {
+        let control = Control()
+        let label = Label()
+        var log: [String] = []
+        control.setValue("both", for: \.text, of: label, forAllStatesContained: [.selected, .focused])
+        control.addAction(Action { _ in log.append("changed with text \(label.text)") }, for: .valueChanged)
+        control.addAction(Action { _ in log.append("primary") }, for: .primaryActionTriggered)
+        control.beginTransition()
+        control.isSelected = true
+        control.sendActions(for: .valueChanged)
+        control.isFocused = true
+        control.sendActions(for: .primaryActionTriggered)
+        #expect(label.writes == 0 && log.isEmpty)
+        #expect(control.appliedState == .normal && control.state == [.selected, .focused])
+        control.commitTransition()
+        #expect(label.writes == 1)
+        #expect(log == ["changed with text both", "primary"])
+    }
+
+    @Test func endTransitionAppliesNothingAndDropsEvents() {
+        let control = Control()
+        let label = Label()
+        var sent = 0
+        control.setValue("sel", for: \.text, of: label, forAllStatesContained: .selected)
+        control.addAction(Action { _ in sent += 1 }, for: .valueChanged)
+        control.performTransition(commit: false) {
+            control.isSelected = true
+            control.sendActions(for: .valueChanged)
+        }
+        #expect(label.writes == 0 && sent == 0 && control.appliedState == .normal)
+        control.updateState()
+        #expect(label.text == "sel")
+    }
+
+    @Test func nestedTransitionsApplyAtTheOutermostCommit() {
+        let control = Control()
+        let label = Label()
+        control.setValue("sel", for: \.text, of: label, forAllStatesContained: .selected)
+        control.performTransition {
+            control.performTransition { control.isSelected = true }
+            #expect(label.writes == 0)
+            #expect(control.isInTransition)
+        }
+        #expect(label.writes == 1 && !control.isInTransition)
+    }
+
+    @Test func subscriptionsAreEdgeTriggeredAndCancellable() {
+        let control = Control()
+        var calls: [ControlState] = []
+        let subscription = control.subscribe(to: .containing(.selected)) { calls.append($0) }
+        control.isSelected = true
+        control.isFocused = true // still matches: no call
+        control.isSelected = false
+        control.isSelected = true
+        #expect(calls == [.selected, [.selected, .focused]])
+        subscription.cancel()
+        control.isSelected = false
+        control.isSelected = true
+        #expect(calls.count == 2 && subscription.isCancelled)
+    }
+
+    @Test func aReleasedSubscriptionEnds() {
+        let control = Control()
+        var calls = 0
+        do {
+            let subscription = control.subscribe(to: .containing(.focused)) { _ in calls += 1 }
+            control.isFocused = true
+            withExtendedLifetime(subscription) {}
+        }
+        control.isFocused = false
+        control.isFocused = true
+        #expect(calls == 1)
+    }
+
+    @Test func dependenciesPropagateAlongAChain() {
+        let first = Control(), second = Control(), third = Control()
+        first.setValue(true, for: \.isSelected, of: second, forAllStatesContained: .focused)
+        second.setValue(false, for: \.isEnabled, of: third, forAllStatesContained: .selected)
+        first.isFocused = true
+        #expect(second.state == .selected && third.state == .disabled)
+        first.isFocused = false
+        #expect(second.state == .normal && third.state == .normal)
+    }
+
+    @Test func aDependencyCycleIsStoppedWithADiagnostic() {
+        var diagnostics: [ControlDiagnostic] = []
+        let saved = Control.diagnosticHandler
+        Control.diagnosticHandler = { diagnostics.append($0) }
+        defer { Control.diagnosticHandler = saved }
+        let a = Control(), b = Control()
+        // a focused -> b selected -> a not focused -> b not selected -> a focused -> ...
+        a.setValue(true, for: \.isSelected, of: b, forAllStatesContained: .focused)
+        b.setValue(false, for: \.isFocused, of: a, forAllStatesContained: .selected)
+        b.setValue(true, for: \.isFocused, of: a, forInvertedState: .selected)
+        a.isFocused = true
+        #expect(!diagnostics.isEmpty)
+        #expect(diagnostics.first?.message.contains("dependency cycle") == true)
+        // Both controls still work afterwards.
+        a.removeAllValues()
+        b.removeAllValues()
+        a.isSelected = true
+        #expect(a.appliedState.contains(.selected))
+    }
+
+    @Test func contentAlignmentIsBindableAndResolvesLeadingAndTrailing() {
+        let control = Control()
+        control.setValue(.leading, for: \.contentHorizontalAlignment, when: .containing(.selected))
+        control.setValue(.top, for: \.contentVerticalAlignment, when: .containing(.selected))
+        #expect(control.effectiveContentHorizontalAlignment == .center)
+        control.isSelected = true
+        #expect(control.contentVerticalAlignment == .top)
+        #expect(control.effectiveContentHorizontalAlignment == .left)
+        control.layoutDirection = .rightToLeft
+        #expect(control.effectiveContentHorizontalAlignment == .right)
+        control.contentHorizontalAlignment = .trailing
+        #expect(control.effectiveContentHorizontalAlignment == .left)
+    }
+}
