@@ -2,7 +2,7 @@ import Testing
 @testable import StatefulControls
 
 /// A plain target whose writes are counted.
-final class Label {
+final class Caption {
     var text = "default" { didSet { writes += 1 } }
     var writes = 0
 }
@@ -84,7 +84,7 @@ struct ControlTests {
 
     @Test func everyModeThroughTheControlAPI() {
         let control = Control()
-        let label = Label()
+        let label = Caption()
         control.setValue("exact", for: \.text, of: label, forState: [.selected, .focused])
         control.setValue("contained", for: \.text, of: label, forAllStatesContained: .selected)
         control.setValue("inverted", for: \.text, of: label, forInvertedState: .focused)
@@ -111,7 +111,7 @@ struct ControlTests {
     @Test func aNewValueIsWrittenOnlyWhenItWins() {
         let control = Control()
         control.isSelected = true
-        let label = Label()
+        let label = Caption()
         control.setValue("exact", for: \.text, of: label, forState: .selected)
         #expect(label.text == "exact" && label.writes == 1)
         control.setValue("contained", for: \.text, of: label, forAllStatesContained: .selected)
@@ -122,7 +122,7 @@ struct ControlTests {
 
     @Test func onlyTheValuesThatDifferAreWritten() {
         let control = Control()
-        let labels = (0..<3).map { _ in Label() }
+        let labels = (0..<3).map { _ in Caption() }
         control.setValue("sel", for: \.text, of: labels[0], forAllStatesContained: .selected)
         control.setValue("sel", for: \.text, of: labels[1], forAllStatesContained: .selected)
         control.setValue("foc", for: \.text, of: labels[2], forAllStatesContained: .focused)
@@ -139,19 +139,19 @@ struct ControlTests {
 
     @Test func tiesGoToTheMostRecentValue() {
         let control = Control()
-        let label = Label()
+        let label = Caption()
         control.isSelected = true
         control.setValue("first", for: \.text, of: label, when: .containingAny(.selected))
         control.setValue("second", for: \.text, of: label, when: .containingNone(.disabled))
         #expect(label.text == "second")
-        let explanation = control.explain(\Label.text, of: label)
+        let explanation = control.explain(\Caption.text, of: label)
         #expect(explanation.description.contains("tied at priority 500"))
         #expect(explanation.description.contains("set more recently"))
     }
 
     @Test func removingValues() {
         let control = Control()
-        let label = Label()
+        let label = Caption()
         control.isSelected = true
         control.setValue("sel", for: \.text, of: label, forAllStatesContained: .selected)
         control.setValue("exact", for: \.text, of: label, forState: .selected)
@@ -169,7 +169,7 @@ struct ControlTests {
 
     @Test func aTransitionAppliesOnceAtCommitThenSendsQueuedEvents() {
         let control = Control()
-        let label = Label()
+        let label = Caption()
         var log: [String] = []
         control.setValue("both", for: \.text, of: label, forAllStatesContained: [.selected, .focused])
         control.addAction(Action { _ in log.append("changed with text \(label.text)") }, for: .valueChanged)
@@ -188,7 +188,7 @@ struct ControlTests {
 
     @Test func endTransitionAppliesNothingAndDropsEvents() {
         let control = Control()
-        let label = Label()
+        let label = Caption()
         var sent = 0
         control.setValue("sel", for: \.text, of: label, forAllStatesContained: .selected)
         control.addAction(Action { _ in sent += 1 }, for: .valueChanged)
@@ -203,7 +203,7 @@ struct ControlTests {
 
     @Test func nestedTransitionsApplyAtTheOutermostCommit() {
         let control = Control()
-        let label = Label()
+        let label = Caption()
         control.setValue("sel", for: \.text, of: label, forAllStatesContained: .selected)
         control.performTransition {
             control.performTransition { control.isSelected = true }

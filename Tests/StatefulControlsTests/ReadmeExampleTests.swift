@@ -43,8 +43,8 @@ struct ReadmeExampleTests {
     }
 
     @Test func resolverAlone() throws {
-        final class Label { var color = "black" }
-        let label = Label()
+        final class Badge { var color = "black" }
+        let label = Badge()
         let resolver = StateResolver()
         try resolver.setValue("blue", for: \.color, of: label, when: .containing(.selected))
         try resolver.setValue("grey", for: \.color, of: label, when: .containing(.disabled, priority: 2000))

@@ -125,7 +125,7 @@ struct TrackingTests {
 
     @Test func highlightDrivesStateBoundValues() {
         let control = TrackedControl()
-        let label = Label()
+        let label = Caption()
         control.setValue("pressed", for: \.text, of: label, forAllStatesContained: .highlighted)
         control.down(50)
         #expect(label.text == "pressed")

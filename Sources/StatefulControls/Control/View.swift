@@ -17,6 +17,9 @@ open class View: Responder {
     /// The views this one contains, back to front.
     public private(set) var subviews: [View] = []
 
+    /// Objects that live exactly as long as the view (see ``attach(_:)``).
+    public private(set) var attachments: [AnyObject] = []
+
     /// Creates a view with a frame.
     public init(frame: Rect = .zero) {
         self.frame = frame
@@ -31,6 +34,18 @@ open class View: Responder {
         view.removeFromSuperview()
         subviews.append(view)
         view.superview = self
+    }
+
+    /// Keeps `object` alive for as long as the view lives (or until ``detach(_:)``): the bag
+    /// that gives helpers such as ``NotificationProxy`` the view's lifetime.
+    public func attach(_ object: AnyObject) {
+        guard !attachments.contains(where: { $0 === object }) else { return }
+        attachments.append(object)
+    }
+
+    /// Lets go of an attached object.
+    public func detach(_ object: AnyObject) {
+        attachments.removeAll { $0 === object }
     }
 
     /// Removes the view from its superview.
