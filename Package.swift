@@ -5,6 +5,10 @@ let package = Package(
     name: "StatefulControls",
     products: [
         .library(name: "StatefulControls", targets: ["StatefulControls"]),
+        .executable(name: "pincode-demo", targets: ["pincode-demo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // The resolver's hot path in C over Judy arrays (Debian: libjudy-dev).
@@ -16,6 +20,14 @@ let package = Package(
         .target(
             name: "StatefulControls",
             dependencies: ["CStateResolver"]
+        ),
+        // The terminal PIN-code demo: `make demo`.
+        .executableTarget(
+            name: "pincode-demo",
+            dependencies: [
+                "StatefulControls",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // Test support: replaces Judy's JudyMalloc/JudyFree to fail chosen allocations.
         .target(
@@ -29,6 +41,10 @@ let package = Package(
         .testTarget(
             name: "StatefulControlsTests",
             dependencies: ["StatefulControls", "CStateResolver", "CJudyFaultInjection"]
+        ),
+        .testTarget(
+            name: "PinCodeDemoTests",
+            dependencies: ["pincode-demo", "StatefulControls"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -48,8 +48,6 @@ struct ReadmeExampleTests {
         let resolver = StateResolver()
         try resolver.setValue("blue", for: \.color, of: label, when: .containing(.selected))
         try resolver.setValue("grey", for: \.color, of: label, when: .containing(.disabled, priority: 2000))
-        try resolver.apply(.selected)
-        #expect(label.color == "blue")
         try resolver.apply([.selected, .disabled])
         #expect(label.color == "grey")
         try resolver.apply(.normal)

@@ -1,10 +1,13 @@
+/// Allocated together, so the bits (and descriptions) come in this order.
+private let pinCodeStates = ["filled", "valid", "invalid"].map { try! ControlState.allocate(named: $0) }
+
 extension ControlState {
     /// Every digit of a PIN code is entered.
-    public static let filled = try! ControlState.allocate(named: "filled")
+    public static let filled = pinCodeStates[0]
     /// The entered PIN code is complete and accepted by the validator.
-    public static let valid = try! ControlState.allocate(named: "valid")
+    public static let valid = pinCodeStates[1]
     /// The entered PIN code is complete and rejected by the validator.
-    public static let invalid = try! ControlState.allocate(named: "invalid")
+    public static let invalid = pinCodeStates[2]
 }
 
 extension ControlEvents {

@@ -28,12 +28,12 @@ public protocol TextViewDelegate: AnyObject {
 /// An editable text control with a placeholder.
 ///
 /// The placeholder label is shown exactly when the text is empty. It is driven by a
-/// ``NotificationProxy`` observing the view's own ``Foundation/Notification/Name/textViewTextDidChange``,
+/// ``NotificationProxy`` observing the view's own `textViewTextDidChange`,
 /// not by the delegate, which stays free for the user.
 @MainActor
 public final class TextView: Control {
     /// The text. Every change, by editing or by assignment, posts
-    /// ``Foundation/Notification/Name/textViewTextDidChange`` (UIKit posts it for edits only)
+    /// `textViewTextDidChange` (UIKit posts it for edits only)
     /// and tells the delegate.
     public var text = "" {
         didSet {

@@ -3,7 +3,7 @@
 ///
 /// The state is never stored. It is computed from ``isEnabled``, ``isSelected``,
 /// ``isHighlighted``, ``isFocused`` and the custom states registered with
-/// ``StateConfigurable/register(_:for:inverted:)``. Changing a factor re-evaluates the state and
+/// ``StateConfigurable/register(_:for:inverted:named:)``. Changing a factor re-evaluates the state and
 /// applies it: every value bound with ``setValue(_:for:of:when:)`` whose winner differs between
 /// the old and the new state is written, and nothing else.
 ///

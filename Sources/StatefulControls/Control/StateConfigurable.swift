@@ -24,7 +24,7 @@ extension StateConfigurable {
     ///
     /// The state is re-evaluated when a factor changes (declare the inputs with
     /// ``StateFactor``) or when ``Control/updateState()`` is called.
-    /// - Throws: ``CustomStateError`` as ``register(_:for:inverted:)``.
+    /// - Throws: ``CustomStateError`` as ``register(_:for:inverted:named:)``.
     public func register(_ state: ControlState, named name: String = "a predicate",
                          when predicate: @escaping @MainActor (Self) -> Bool) throws(CustomStateError) {
         try registerCustomState(state, source: name) { predicate($0 as! Self) }
