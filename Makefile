@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 JUDY_HEADER := /usr/include/Judy.h
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo bench sanitize docs clean
+.PHONY: help deps build test demo bench bench-ir sanitize docs clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -27,8 +27,26 @@ demo: deps ## Run the terminal PIN-code demo (ARGS="--script '1357' --no-color" 
 	$(SWIFT) build -c release --product pincode-demo
 	.build/release/pincode-demo $(ARGS)
 
-bench: deps ## Run resolver-bench in release mode
-	@echo "make bench: not yet (resolver-bench comes with issue 6)"
+bench: deps ## Run resolver-bench in release mode (ARGS="--quick", "--scenario resolve", ...)
+	$(SWIFT) build -c release --product resolver-bench
+	.build/release/resolver-bench --json .build/bench.json $(ARGS)
+
+IR_LOOPS := warm-resolve-16 cold-resolve-16 cold-released-resolve-16 original-16 android-16 flutter-16 \
+            state-change-10000-1pct state-change-10000-100pct control-toggle-1000
+IR_ITERATIONS ?= 20000
+
+# valgrind 3.19 cannot read the DWARF Swift emits: the binary it runs is stripped of debug info
+# (symbols stay, so --toggle-collect finds bench_ir_region, the only region counted).
+bench-ir: deps ## Instructions per iteration of the hot paths, under valgrind callgrind
+	@command -v valgrind >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq valgrind; }
+	$(SWIFT) build -c release --product resolver-bench
+	strip --strip-debug -o .build/resolver-bench-ir .build/release/resolver-bench
+	@echo "instructions per iteration ($(IR_ITERATIONS) iterations, counted inside bench_ir_region only):"
+	@for loop in $(IR_LOOPS); do \
+	  valgrind --tool=callgrind --toggle-collect=bench_ir_region --callgrind-out-file=.build/callgrind.$$loop.out \
+	    .build/resolver-bench-ir --ir-loop $$loop --iterations $(IR_ITERATIONS) >/dev/null 2>&1 || exit 1; \
+	  awk -v loop=$$loop -v n=$(IR_ITERATIONS) '/^summary:/ {printf "  %-28s %12.1f\n", loop, $$2 / n}' .build/callgrind.$$loop.out; \
+	done
 
 sanitize: deps ## Run the tests under the sanitizers
 	@echo "make sanitize: not yet (comes with issue 8)"

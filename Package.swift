@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "StatefulControls", targets: ["StatefulControls"]),
         .executable(name: "pincode-demo", targets: ["pincode-demo"]),
+        .executable(name: "resolver-bench", targets: ["resolver-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,6 +29,20 @@ let package = Package(
                 "StatefulControls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // The resolver's benchmark: `make bench`, `make bench-ir`.
+        .executableTarget(
+            name: "resolver-bench",
+            dependencies: [
+                "CStateResolver", "StatefulControls", "CBenchSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/resolver-bench"
+        ),
+        .target(
+            name: "CBenchSupport",
+            path: "Benchmarks/CBenchSupport",
+            linkerSettings: [.linkedLibrary("Judy")]
         ),
         // Test support: replaces Judy's JudyMalloc/JudyFree to fail chosen allocations.
         .target(

@@ -20,6 +20,8 @@
  *           cached change list from this state to that one. Resolving a state seen before is
  *           a binding lookup, a state lookup (skipped when the state is the last one used) and
  *           an array read; a state change seen before is two lookups and the changed pairs.
+ * recent    A direct-mapped array of the 64 most recent (state -> cache) pairs in front of
+ *           `states`, so that the warm path is usually one Judy lookup (the binding's).
  * preds     Side array of custom predicates, indexed from the rules that use one, so that a
  *           plain rule stays 32 bytes.
  *
@@ -62,10 +64,13 @@ typedef struct predicate {
 } predicate;
 
 typedef struct state_cache {
-    Pvoid_t diffs;   /* JudyL: to-state -> diff_list * */
-    uint32_t length; /* entries */
+    Pvoid_t diffs;       /* JudyL: to-state -> diff_list * */
+    uint32_t length;     /* entries */
+    uint32_t generation; /* stale (to be emptied before use) unless the table's */
     uint32_t entries[];
 } state_cache;
+
+#define RECENT_STATES 64
 
 typedef struct diff_list {
     size_t count;
@@ -82,14 +87,17 @@ struct csr_table {
     predicate *preds;
     uint32_t pred_count, pred_capacity, pred_free;
     uint64_t sequence;
+    uint32_t generation; /* bumped by csr_clear_cache: every cache becomes stale at once */
     size_t rules;
     size_t binding_count;
     size_t tombstones;
     size_t rule_words;  /* our allocations for rules, bindings, slots, predicates */
     size_t cache_words; /* our allocations for state caches and diff lists */
     diff_list *scratch; /* an uncached diff result, freed at the next diff */
-    uint64_t last_state;
-    state_cache *last_cache;
+    struct {
+        uint64_t state;
+        state_cache *cache; /* NULL: empty */
+    } recent[RECENT_STATES];
     csr_release_fn release;
     void *release_context;
 };
@@ -178,22 +186,42 @@ static binding *next_binding(const csr_table *t, Word_t *key, bool first, csr_st
     return p == NULL || p == PPJERR ? NULL : (binding *)*p;
 }
 
+static void free_diffs(csr_table *t, state_cache *cache);
+
+/* Empties a stale cache (one from before the last csr_clear_cache) for reuse. */
+static void empty_cache(csr_table *t, state_cache *cache) {
+    free_diffs(t, cache);
+    memset(cache->entries, 0, cache->length * sizeof(uint32_t));
+    cache->generation = t->generation;
+}
+
+static unsigned recent_slot(uint64_t state) {
+    uint64_t h = (state ^ (state >> 16) ^ (state >> 32)) * 0x9E3779B97F4A7C15ull;
+    return (unsigned)(h >> 58); /* 0 ..< RECENT_STATES */
+}
+
 /* The cache of `state`, created when missing. NULL when there is none and none could be made:
  * callers then compute without caching. */
 static state_cache *cache_for(csr_table *t, uint64_t state) {
-    if (t->last_cache != NULL && t->last_state == state) return t->last_cache;
+    unsigned recent = recent_slot(state);
+    state_cache *cache = t->recent[recent].cache;
+    if (cache != NULL && t->recent[recent].state == state) {
+        if (cache->generation != t->generation) empty_cache(t, cache);
+        return cache;
+    }
     JError_t error;
     PPvoid_t slot = JudyLGet(t->states, (Word_t)state, &error);
     if (slot == PPJERR) return NULL;
-    state_cache *cache;
     if (slot != NULL) {
         cache = (state_cache *)*slot;
+        if (cache->generation != t->generation) empty_cache(t, cache);
     } else {
-        uint32_t length = t->slot_count;
+        uint32_t length = t->slot_capacity; /* grows by doubling: O(1) amortised per new binding */
         cache = allocate(sizeof(state_cache) + length * sizeof(uint32_t), &t->cache_words);
         if (cache == NULL) return NULL;
         cache->diffs = NULL;
         cache->length = length;
+        cache->generation = t->generation;
         memset(cache->entries, 0, length * sizeof(uint32_t));
         slot = JudyLIns(&t->states, (Word_t)state, &error);
         if (slot == PPJERR) {
@@ -202,8 +230,8 @@ static state_cache *cache_for(csr_table *t, uint64_t state) {
         }
         *slot = cache;
     }
-    t->last_state = state;
-    t->last_cache = cache;
+    t->recent[recent].state = state;
+    t->recent[recent].cache = cache;
     return cache;
 }
 
@@ -211,7 +239,7 @@ static state_cache *cache_for(csr_table *t, uint64_t state) {
 static state_cache *cache_with_slot(csr_table *t, uint64_t state, state_cache *cache,
                                     uint32_t slot) {
     if (slot < cache->length) return cache;
-    uint32_t length = t->slot_count;
+    uint32_t length = t->slot_capacity; /* grows by doubling: O(1) amortised per new binding */
     state_cache *bigger =
         allocate(sizeof(state_cache) + length * sizeof(uint32_t), &t->cache_words);
     if (bigger == NULL) return NULL;
@@ -223,11 +251,13 @@ static state_cache *cache_with_slot(csr_table *t, uint64_t state, state_cache *c
     }
     bigger->diffs = cache->diffs;
     bigger->length = length;
+    bigger->generation = cache->generation;
     memcpy(bigger->entries, cache->entries, cache->length * sizeof(uint32_t));
     memset(bigger->entries + cache->length, 0, (length - cache->length) * sizeof(uint32_t));
     deallocate(cache, sizeof(state_cache) + cache->length * sizeof(uint32_t), &t->cache_words);
     *p = bigger;
-    if (t->last_cache == cache) t->last_cache = bigger;
+    unsigned recent = recent_slot(state);
+    if (t->recent[recent].cache == cache) t->recent[recent].cache = bigger;
     return bigger;
 }
 
@@ -287,6 +317,12 @@ static void invalidate(csr_table *t, uint32_t slot) {
 
 void csr_clear_cache(csr_table *t) {
     if (t == NULL) return;
+    t->generation++; /* every cache is emptied when next used */
+    free_scratch(t);
+}
+
+void csr_release_cache(csr_table *t) {
+    if (t == NULL) return;
     Word_t state = 0;
     JError_t error;
     for (PPvoid_t p = JudyLFirst(t->states, &state, &error); p != NULL && p != PPJERR;
@@ -298,7 +334,7 @@ void csr_clear_cache(csr_table *t) {
     }
     JudyLFreeArray(&t->states, &error);
     t->states = NULL;
-    t->last_cache = NULL;
+    memset(t->recent, 0, sizeof t->recent);
     free_scratch(t);
 }
 
@@ -320,7 +356,6 @@ csr_status csr_table_create(csr_table **out, csr_release_fn release, void *relea
 void csr_table_destroy(csr_table *t) {
     if (t == NULL) return;
     csr_remove_all(t);
-    csr_clear_cache(t);
     deallocate(t->slots, t->slot_capacity * sizeof(binding *), &t->rule_words);
     deallocate(t->free_slots, t->slot_capacity * sizeof(uint32_t), &t->rule_words);
     deallocate(t->preds, t->pred_capacity * sizeof(predicate), &t->rule_words);
@@ -342,7 +377,7 @@ void csr_get_stats(const csr_table *t, csr_stats *s) {
          p = JudyLNext(t->states, &state, &error)) {
         state_cache *cache = *p;
         s->cached_states++;
-        s->cached_diffs += JudyLCount(cache->diffs, 0, -1, &error);
+        if (cache->generation == t->generation) s->cached_diffs += JudyLCount(cache->diffs, 0, -1, &error);
         s->cache_bytes += JudyLMemUsed(cache->diffs);
     }
 }
@@ -634,7 +669,7 @@ csr_status csr_remove_target(csr_table *t, uint32_t target) {
 
 void csr_remove_all(csr_table *t) {
     if (t == NULL) return;
-    csr_clear_cache(t);
+    csr_release_cache(t);
     /* Free every binding, then the whole index at once: freeing an array never allocates. */
     Word_t key = 0;
     csr_status status = CSR_OK;

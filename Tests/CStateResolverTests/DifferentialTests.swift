@@ -49,7 +49,7 @@ struct DifferentialTests {
                 try #require(csr_remove_target(table.pointer, t) == (removed.isEmpty ? CSR_NOT_FOUND : CSR_OK))
                 released(removed)
             case 50:
-                csr_clear_cache(table.pointer)
+                if Bool.random(using: &rng) { csr_clear_cache(table.pointer) } else { csr_release_cache(table.pointer) }
             case 51..<80:
                 let s = Self.states.randomElement(using: &rng)!
                 try #require(table.resolve(t, k, s) == model.resolve(t, k, s), "step \(step): resolve \(t),\(k) in \(s)")

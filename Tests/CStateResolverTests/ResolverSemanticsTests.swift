@@ -187,7 +187,7 @@ struct ResolverSemanticsTests {
     }
 
     /// Every kind of mutation must invalidate the warm resolution and the cached diff.
-    @Test(arguments: ["set", "replace", "remove", "removeBinding", "removeTarget", "removeAll", "clearCache"])
+    @Test(arguments: ["set", "replace", "remove", "removeBinding", "removeTarget", "removeAll", "clearCache", "releaseCache"])
     func mutationsInvalidateCaches(_ mutation: String) throws {
         let table = Table()
         var model = ReferenceModel()
@@ -220,8 +220,11 @@ struct ResolverSemanticsTests {
         case "removeAll":
             csr_remove_all(table.pointer)
             _ = model.removeBindings { _ in true }
-        default:
+        case "clearCache":
             csr_clear_cache(table.pointer)
+            #expect(table.stats.cached_states == 2) // the memory stays for reuse
+        default:
+            csr_release_cache(table.pointer)
             #expect(table.stats.cached_states == 0)
         }
         #expect(table.stats.cached_diffs == 0)
@@ -260,7 +263,11 @@ struct ResolverSemanticsTests {
         #expect(filled.cache_bytes == 0)
         _ = try table.diff(0, selected).get()
         #expect(table.stats.cache_bytes > 2 * 100 * 4)
+        let cached = table.stats.cache_bytes
         csr_clear_cache(table.pointer)
+        #expect(table.stats.cache_bytes > 0 && table.stats.cache_bytes <= cached)
+        #expect(table.stats.cached_diffs == 0)
+        csr_release_cache(table.pointer)
         #expect(table.stats.cache_bytes == 0)
     }
 

@@ -165,8 +165,12 @@ csr_status csr_explain(csr_table *table, uint32_t target, uint32_t key_path, uin
 csr_status csr_diff(csr_table *table, uint64_t from, uint64_t to, const csr_change **changes,
                     size_t *count);
 
-/// Drops every cached resolution and diff.
+/// Forgets every cached resolution and diff; the cache keeps its memory for reuse, so the next
+/// resolution of a state is a cold one (computed from the rules) without allocating.
 void csr_clear_cache(csr_table *table);
+
+/// Forgets every cached resolution and diff and frees the cache's memory.
+void csr_release_cache(csr_table *table);
 
 /// Fills `*stats`.
 void csr_get_stats(const csr_table *table, csr_stats *stats);

@@ -70,9 +70,9 @@ extension StateResolver {
         var raw = [csr_candidate](repeating: csr_candidate(), count: count)
         Self.expectSuccess(csr_explain(table, binding.target.id, binding.keyPathID, UInt64(state.rawValue), &raw, count, &count))
         let candidates = raw.map {
-            StateExplanation.Candidate(descriptor: descriptor(of: $0), value: slab[$0.value],
+            StateExplanation.Candidate(descriptor: descriptor(of: $0), value: slab[$0.value].anyValue,
                                        matches: $0.matched, sequence: $0.sequence)
         }
-        return StateExplanation(keyPath: keyPath, state: state, candidates: candidates, defaultValue: binding.defaultValue)
+        return StateExplanation(keyPath: keyPath, state: state, candidates: candidates, defaultValue: binding.defaultValue.anyValue)
     }
 }

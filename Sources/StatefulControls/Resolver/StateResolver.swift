@@ -73,13 +73,16 @@ public final class StateResolver {
         let existing = bindings[key]
         if existing == nil {
             bindings[key] = Binding(target: bound, keyPathID: keyPathID, keyPath: keyPath,
-                                    write: { ($0 as! Target)[keyPath: keyPath] = $1 as! Value },
-                                    defaultValue: target[keyPath: keyPath])
+                                    write: { target, box in
+                                        unsafeDowncast(target, to: Target.self)[keyPath: keyPath] =
+                                            unsafeDowncast(box, to: ValueBox<Value>.self).value
+                                    },
+                                    defaultValue: ValueBox(target[keyPath: keyPath]))
             bound.keyPathIDs.insert(keyPathID)
         }
         let before = existing == nil ? nil : resolve(key, in: appliedState)
         do {
-            let handle = try slab.insert(value)
+            let handle = try slab.insert(ValueBox(value))
             var cDescriptor = self.cDescriptor(descriptor, retainingPredicate: true)
             let status = csr_set(table, bound.id, keyPathID, &cDescriptor, handle)
             if status != CSR_OK {
@@ -161,7 +164,8 @@ public final class StateResolver {
     ) -> Value? {
         guard let binding = binding(keyPath, of: target) else { return nil }
         let handle = resolve(Self.key(binding.target.id, binding.keyPathID), in: state)
-        return (handle.map { slab[$0] } ?? binding.defaultValue) as? Value
+        let box = handle.map { slab[$0] } ?? binding.defaultValue
+        return (box as? ValueBox<Value>)?.value
     }
 
     /// The number of rules held.
@@ -318,11 +322,21 @@ final class BoundTarget {
     }
 }
 
-/// One (target, key path): how to write it and its default value.
-struct Binding {
+/// One (target, key path): how to write it and its default value. `write` takes the target
+/// and a ``ValueBox`` of the key path's value type.
+final class Binding {
     let target: BoundTarget
     let keyPathID: UInt32
     let keyPath: AnyKeyPath
-    let write: (AnyObject, Any) -> Void
-    let defaultValue: Any
+    let write: (AnyObject, AnyValueBox) -> Void
+    let defaultValue: AnyValueBox
+
+    init(target: BoundTarget, keyPathID: UInt32, keyPath: AnyKeyPath,
+         write: @escaping (AnyObject, AnyValueBox) -> Void, defaultValue: AnyValueBox) {
+        self.target = target
+        self.keyPathID = keyPathID
+        self.keyPath = keyPath
+        self.write = write
+        self.defaultValue = defaultValue
+    }
 }

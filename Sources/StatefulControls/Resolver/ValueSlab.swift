@@ -1,9 +1,21 @@
 import CStateResolver
 
+/// A value boxed with its static type, so a setter unboxes it without a dynamic cast.
+final class ValueBox<Value>: AnyValueBox {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+    var anyValue: Any { value }
+}
+
+/// A ``ValueBox`` of any type.
+protocol AnyValueBox: AnyObject {
+    var anyValue: Any { get }
+}
+
 /// The values of a resolver's rules, addressed by the handles the C table stores. Freed
 /// handles are reused (a free list), so a long-lived control does not grow with churn.
 final class ValueSlab {
-    private var values: [Any?] = []
+    private var values: [AnyValueBox?] = []
     private var freeHandles: [csr_value] = []
 
     /// The number of values held.
@@ -12,7 +24,7 @@ final class ValueSlab {
     /// The number of handles ever handed out (held plus free).
     var capacity: Int { values.count }
 
-    func insert(_ value: Any) throws(ResolverError) -> csr_value {
+    func insert(_ value: AnyValueBox) throws(ResolverError) -> csr_value {
         if let handle = freeHandles.popLast() {
             values[Int(handle)] = value
             return handle
@@ -28,7 +40,7 @@ final class ValueSlab {
         freeHandles.append(handle)
     }
 
-    subscript(handle: csr_value) -> Any {
+    subscript(handle: csr_value) -> AnyValueBox {
         guard let value = values[Int(handle)] else {
             preconditionFailure("value handle \(handle) used after release")
         }

@@ -1,0 +1,181 @@
+import CBenchSupport
+import Foundation
+
+/// Keeps results alive so the optimiser cannot drop the work that made them.
+nonisolated(unsafe) var sink: UInt64 = 0
+
+@inline(never)
+func consume(_ value: UInt64) { sink &+= value }
+
+/// Monotonic nanoseconds.
+func now() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// How long and how often to measure.
+struct Budget {
+    var repeats: Int
+    var nanosecondsPerRepeat: UInt64
+
+    static let quick = Budget(repeats: 9, nanosecondsPerRepeat: 1_000_000)
+    static let full = Budget(repeats: 41, nanosecondsPerRepeat: 5_000_000)
+}
+
+/// One measured figure.
+struct Result: Encodable {
+    var scenario: String
+    var implementation: String
+    var params: [String: Param]
+    var nsPerOpMedian: Double
+    var nsPerOpP99: Double
+    var opsPerSec: Double
+    var bytesPerRule: Double?
+    var allocationsPerOp: Double?
+    var ratioToResolver: Double?
+    var note: String?
+
+    enum CodingKeys: String, CodingKey {
+        case scenario, implementation, params, note
+        case nsPerOpMedian = "ns_per_op_median", nsPerOpP99 = "ns_per_op_p99", opsPerSec = "ops_per_sec"
+        case bytesPerRule = "bytes_per_rule", allocationsPerOp = "allocations_per_op"
+        case ratioToResolver = "ratio_to_resolver"
+    }
+}
+
+/// A parameter value: an integer or a string.
+enum Param: Encodable, CustomStringConvertible, Hashable {
+    case int(Int), string(String)
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .int(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        }
+    }
+    var description: String {
+        switch self {
+        case .int(let value): String(value)
+        case .string(let value): value
+        }
+    }
+}
+
+/// Runs `body(count)` (which performs `count` operations) in repeats sized to the budget and
+/// returns ns/op samples' median and p99, plus the JudyMalloc calls per operation.
+func measure(_ budget: Budget, _ body: (Int) -> Void) -> (median: Double, p99: Double, allocations: Double) {
+    // Calibrate: grow the count until one run fills a repeat's time.
+    var count = 1
+    while true {
+        let start = now()
+        body(count)
+        let elapsed = now() - start
+        if elapsed >= budget.nanosecondsPerRepeat || count >= 1 << 26 { break }
+        let scale = elapsed == 0 ? 16 : min(16, max(2, Int(budget.nanosecondsPerRepeat / max(elapsed, 1))))
+        count *= scale
+    }
+    var samples: [Double] = []
+    let allocationsBefore = bench_allocations()
+    for _ in 0..<budget.repeats {
+        let start = now()
+        body(count)
+        samples.append(Double(now() - start) / Double(count))
+    }
+    let allocations = Double(bench_allocations() - allocationsBefore) / Double(count * budget.repeats)
+    samples.sort()
+    let median = samples[samples.count / 2]
+    let p99 = samples[min(samples.count - 1, Int((Double(samples.count) * 0.99).rounded(.up)) - 1)]
+    return (median, p99, allocations)
+}
+
+/// Collects results and prints them.
+@MainActor
+final class Report {
+    private(set) var results: [Result] = []
+    let budget: Budget
+
+    init(budget: Budget) { self.budget = budget }
+
+    /// Measures one implementation and records it.
+    @discardableResult
+    func run(_ scenario: String, _ implementation: String, _ params: [String: Param], note: String? = nil,
+             _ body: (Int) -> Void) -> Result {
+        let (median, p99, allocations) = measure(budget, body)
+        let result = Result(scenario: scenario, implementation: implementation, params: params,
+                            nsPerOpMedian: median, nsPerOpP99: p99, opsPerSec: 1e9 / median,
+                            allocationsPerOp: allocations, note: note)
+        results.append(result)
+        FileHandle.standardError.write(Data(".".utf8))
+        return result
+    }
+
+    /// Records a figure measured another way (a one-off build, a memory count).
+    func record(_ result: Result) { results.append(result) }
+
+    /// Fills each result's ratio to the resolver's result with the same scenario and params
+    /// (the implementation named `reference`).
+    func computeRatios(reference: (Result) -> Bool) {
+        for index in results.indices {
+            let result = results[index]
+            guard let base = results.first(where: {
+                reference($0) && $0.scenario == result.scenario && $0.params == result.params
+            }) else { continue }
+            results[index].ratioToResolver = result.nsPerOpMedian / base.nsPerOpMedian
+        }
+    }
+
+    func table() -> String {
+        var lines = ["| scenario | implementation | params | ns/op median | ns/op p99 | ops/s | × resolver | bytes/rule | allocs/op |",
+                     "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+        for r in results {
+            let params = r.params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            lines.append("| \(r.scenario) | \(r.implementation) | \(params) | \(fmt(r.nsPerOpMedian)) | \(fmt(r.nsPerOpP99)) | "
+                + "\(fmtOps(r.opsPerSec)) | \(r.ratioToResolver.map { String(format: "%.2f", $0) } ?? "") | "
+                + "\(r.bytesPerRule.map { String(format: "%.1f", $0) } ?? "") | "
+                + "\(r.allocationsPerOp.map { String(format: "%.3g", $0) } ?? "") |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func fmt(_ ns: Double) -> String { ns < 10 ? String(format: "%.2f", ns) : ns < 1000 ? String(format: "%.1f", ns) : String(format: "%.0f", ns) }
+    private func fmtOps(_ ops: Double) -> String { ops >= 1e6 ? String(format: "%.1fM", ops / 1e6) : ops >= 1e3 ? String(format: "%.1fk", ops / 1e3) : String(format: "%.0f", ops) }
+}
+
+/// What the benchmark ran on.
+struct Machine: Encodable {
+    let cpu: String
+    let cores: Int
+    let os: String
+    let judy: String
+    let build: String
+
+    static func current() -> Machine {
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }?
+            .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown"
+        let release = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }?
+            .dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? "unknown"
+        #if DEBUG
+        let build = "debug (numbers are not representative; use make bench)"
+        #else
+        let build = "release"
+        #endif
+        return Machine(cpu: model, cores: ProcessInfo.processInfo.activeProcessorCount, os: release,
+                       judy: "libJudy 1.0.5 (Debian libjudy-dev)", build: build)
+    }
+}
+
+/// A small deterministic generator (SplitMix64): every run sees the same rules and states.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,187 @@
+import ArgumentParser
+import CBenchSupport
+import CStateResolver
+import Foundation
+import StatefulControls
+
+@main
+struct ResolverBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resolver-bench",
+        abstract: "Throughput, scaling and memory of the state resolver, side by side with the algorithms people use today.")
+
+    @Flag(help: "A smoke run: fewer repeats, smaller tables (under 30 seconds).")
+    var quick = false
+
+    @Option(help: "Write the results as JSON to this file.")
+    var json: String?
+
+    @Option(help: "Run one scenario: resolve, ties-custom, state-change, large, insert-remove.")
+    var scenario: String?
+
+    @Option(help: "Run one loop for callgrind (make bench-ir): \(IRLoops.names.joined(separator: ", ")).")
+    var irLoop: String?
+
+    @Option(help: "Iterations of the --ir-loop.")
+    var iterations = 100_000
+
+    static let scenarioNames = ["resolve", "ties-custom", "state-change", "large", "insert-remove"]
+
+    func validate() throws {
+        if let scenario, !Self.scenarioNames.contains(scenario) {
+            throw ValidationError("unknown scenario \(scenario); choose one of \(Self.scenarioNames.joined(separator: ", "))")
+        }
+        if let irLoop, !IRLoops.names.contains(irLoop) {
+            throw ValidationError("unknown loop \(irLoop); choose one of \(IRLoops.names.joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        if let irLoop {
+            IRLoops.run(irLoop, iterations: iterations)
+            return
+        }
+        try MainActor.assumeIsolated { try runScenarios() }
+    }
+
+    @MainActor
+    private func runScenarios() throws {
+        let machine = Machine.current()
+        print("resolver-bench — \(machine.cpu), \(machine.cores) cores, \(machine.os), \(machine.judy), \(machine.build) build")
+        print("mode: \(quick ? "quick" : "full"); ns/op median and p99 over \(quick ? Budget.quick.repeats : Budget.full.repeats) repeats\n")
+        let report = Report(budget: quick ? .quick : .full)
+        let scenarios = Scenarios(report: report, quick: quick)
+        let runs: [(String, () -> Void)] = [
+            ("resolve", scenarios.resolveByRuleCount), ("ties-custom", scenarios.tiesAndCustomPredicate),
+            ("state-change", scenarios.stateChanges), ("large", scenarios.largeTables),
+            ("insert-remove", scenarios.insertAndRemove),
+        ]
+        for (name, body) in runs where scenario == nil || scenario == name { body() }
+        FileHandle.standardError.write(Data("\n".utf8))
+        report.computeRatios { $0.implementation.hasPrefix("resolver (warm)") || $0.implementation == "resolver diff (warm)" }
+        print(report.table())
+        print("\n" + Goals(results: report.results).summary())
+        if let json {
+            struct Output: Encodable { let machine: Machine; let mode: String; let results: [Result] }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(Output(machine: machine, mode: quick ? "quick" : "full", results: report.results))
+                .write(to: URL(fileURLWithPath: json))
+            print("\nwrote \(json)")
+        }
+    }
+}
+
+/// The performance goals of the project, checked against what this run measured.
+struct Goals {
+    let results: [Result]
+
+    private func median(_ scenario: String, _ implementation: String, _ params: [String: Param]) -> Double? {
+        results.first { $0.scenario == scenario && $0.implementation == implementation && $0.params == params }?.nsPerOpMedian
+    }
+
+    func summary() -> String {
+        var lines = ["Goals (measured in this run):"]
+        func check(_ name: String, _ value: Double?, _ target: String, _ pass: (Double) -> Bool) {
+            guard let value else { return lines.append("  - \(name): not measured in this run") }
+            lines.append("  - \(name): \(String(format: "%.2f", value)) (goal \(target)) \(pass(value) ? "MET" : "MISSED")")
+        }
+        let r16: [String: Param] = ["rules": .int(16)]
+        let original16 = median("resolve", "original (filter + max)", r16)
+        check("warm resolve speed-up over the original at R=16", original16.flatMap { o in median("resolve", "resolver (warm)", r16).map { o / $0 } }, ">= 20x") { $0 >= 20 }
+        check("cold resolve speed-up over the original at R=16", original16.flatMap { o in median("resolve", "resolver (cold)", r16).map { o / $0 } }, ">= 5x") { $0 >= 5 }
+        let warm4 = median("resolve", "resolver (warm)", ["rules": .int(4)])
+        let warm256 = median("resolve", "resolver (warm)", ["rules": .int(256)])
+        check("warm resolve growth from R=4 to R=256", warm4.flatMap { w4 in warm256.map { $0 / w4 } }, "< 2x") { $0 < 2 }
+        for implementation in ["resolver diff (warm)", "Control.isSelected toggle (end to end)"] {
+            let one = median("state-change", implementation, ["bindings": .int(10_000), "changing_percent": .int(1)])
+            let all = median("state-change", implementation, ["bindings": .int(10_000), "changing_percent": .int(100)])
+            check("\(implementation): 1% / 100% changing at 10,000 bindings", one.flatMap { o in all.map { o / $0 } }, "< 0.10") { $0 < 0.10 }
+        }
+        let large = results.first { $0.scenario == "large" && $0.implementation == "resolver build (csr_set)" && $0.params["rules"] == .int(1_048_576) }
+        check("bytes per rule at 1M rules (C table)", large?.bytesPerRule, "< 64") { $0 < 64 }
+        let allocations = results.filter { $0.implementation == "resolver (warm)" }.compactMap(\.allocationsPerOp).max()
+        check("allocations per warm resolve (JudyMalloc calls)", allocations, "0") { $0 == 0 }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Loops run alone under callgrind, which counts instructions only inside bench_ir_region.
+enum IRLoops {
+    static let names = ["warm-resolve-16", "cold-resolve-16", "cold-released-resolve-16", "original-16", "android-16", "flutter-16",
+                        "state-change-10000-1pct", "state-change-10000-100pct", "control-toggle-1000"]
+
+    final class Context {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    static func run(_ name: String, iterations: Int) {
+        let rules = makeRules(16, seed: 16)
+        let states = makeStates(16, seed: 99)
+        let table = Table()
+        for rule in rules { table.set(1, 1, rule) }
+        for state in states { consume(UInt64(table.resolve(1, 1, state))) }
+        let body: () -> Void
+        switch name {
+        case "warm-resolve-16":
+            body = { for i in 0..<iterations { consume(UInt64(table.resolve(1, 1, states[i & 15]))) } }
+        case "cold-resolve-16":
+            body = { for i in 0..<iterations { csr_clear_cache(table.pointer); consume(UInt64(table.resolve(1, 1, states[i & 15]))) } }
+        case "cold-released-resolve-16":
+            body = { for i in 0..<iterations { csr_release_cache(table.pointer); consume(UInt64(table.resolve(1, 1, states[i & 15]))) } }
+        case "original-16":
+            let store = OriginalStore(rules)
+            body = { for i in 0..<iterations { consume(UInt64(store.value(for: states[i & 15]) ?? 0)) } }
+        case "android-16":
+            let list = AndroidStateList(rules)
+            body = { for i in 0..<iterations { consume(UInt64(list.value(for: states[i & 15]) ?? 0)) } }
+        case "control-toggle-1000":
+            let (control, nodes) = MainActor.assumeIsolated { () -> (Control, [Node]) in
+                let control = Control()
+                let nodes = (0..<1000).map { _ in Node() }
+                for node in nodes { control.setValue(1, for: \.value, of: node, forAllStatesContained: .selected) }
+                control.isSelected.toggle()
+                control.isSelected.toggle()
+                return (control, nodes)
+            }
+            body = {
+                MainActor.assumeIsolated { for _ in 0..<iterations { control.isSelected.toggle() } }
+                withExtendedLifetime(nodes) {}
+            }
+        case "flutter-16":
+            let chain = FlutterChain(rules)
+            body = { for i in 0..<iterations { consume(UInt64(chain.value(for: states[i & 15]) ?? 0)) } }
+        default:
+            let percent = name.hasSuffix("-1pct") ? 1 : 100
+            let big = Table()
+            for index in 0..<10_000 {
+                let rule = index % (100 / percent) == 0
+                    ? RuleSpec(mode: .containing, mask: 1 << 2, priority: 999, value: 1)
+                    : RuleSpec(mode: .containing, mask: 1 << 3, priority: 999, value: 2)
+                big.set(UInt32(index), 0, rule)
+            }
+            let toggle: [UInt64] = [0, 1 << 2]
+            func diff(_ i: Int) {
+                var changes: UnsafePointer<csr_change>?
+                var count = 0
+                _ = csr_diff(big.pointer, toggle[i & 1], toggle[(i + 1) & 1], &changes, &count)
+                var total: UInt64 = 0
+                for index in 0..<count { total &+= UInt64(changes![index].new_value) }
+                consume(total)
+            }
+            diff(0); diff(1)
+            body = { for i in 0..<iterations { diff(i) } }
+            withExtendedLifetime(big) {}
+            let context = Context(body)
+            bench_ir_region({ Unmanaged<Context>.fromOpaque($0!).takeUnretainedValue().body() }, Unmanaged.passUnretained(context).toOpaque())
+            withExtendedLifetime(big) {}
+            print("\(name): \(iterations) iterations")
+            return
+        }
+        let context = Context(body)
+        bench_ir_region({ Unmanaged<Context>.fromOpaque($0!).takeUnretainedValue().body() }, Unmanaged.passUnretained(context).toOpaque())
+        withExtendedLifetime(table) {}
+        print("\(name): \(iterations) iterations")
+    }
+}
