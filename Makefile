@@ -41,11 +41,12 @@ bench-ir: deps ## Instructions per iteration of the hot paths, under valgrind ca
 	@command -v valgrind >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq valgrind; }
 	$(SWIFT) build -c release --product resolver-bench
 	strip --strip-debug -o .build/resolver-bench-ir .build/release/resolver-bench
-	@echo "instructions per iteration ($(IR_ITERATIONS) iterations, counted inside bench_ir_region only):"
+	@echo "instructions per iteration, counted inside bench_ir_region only:"
 	@for loop in $(IR_LOOPS); do \
-	  valgrind --tool=callgrind --toggle-collect=bench_ir_region --callgrind-out-file=.build/callgrind.$$loop.out \
-	    .build/resolver-bench-ir --ir-loop $$loop --iterations $(IR_ITERATIONS) >/dev/null 2>&1 || exit 1; \
-	  awk -v loop=$$loop -v n=$(IR_ITERATIONS) '/^summary:/ {printf "  %-28s %12.1f\n", loop, $$2 / n}' .build/callgrind.$$loop.out; \
+	  n=$$(SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --toggle-collect=bench_ir_region --callgrind-out-file=.build/callgrind.$$loop.out \
+	    .build/resolver-bench-ir --ir-loop $$loop --iterations $(IR_ITERATIONS) 2>/dev/null | awk '/^iterations:/ {print $$2}'); \
+	  [ -n "$$n" ] || exit 1; \
+	  awk -v loop=$$loop -v n=$$n '/^summary:/ {printf "  %-28s %14.1f  (%d iterations)\n", loop, $$2 / n, n}' .build/callgrind.$$loop.out; \
 	done
 
 sanitize: deps ## Run the tests under the sanitizers

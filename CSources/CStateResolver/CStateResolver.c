@@ -16,7 +16,8 @@
  *           sequence descending), so resolving is "first rule that matches". Each binding owns
  *           a dense slot number, which indexes the per-state caches.
  * states    JudyL: state -> state_cache *. A cache holds one entry per slot (0 = not resolved
- *           yet, 1 = no match, value + 2 otherwise) and a JudyL `diffs`: other state -> the
+ *           yet, 1 = no match, value + 2 otherwise) in 1 KiB pages allocated on first touch,
+ *           and a JudyL `diffs`: other state -> the
  *           cached change list from this state to that one. Resolving a state seen before is
  *           a binding lookup, a state lookup (skipped when the state is the last one used) and
  *           an array read; a state change seen before is two lookups and the changed pairs.
@@ -63,11 +64,17 @@ typedef struct predicate {
     uint32_t next_free;
 } predicate;
 
+/* Entries are kept in pages allocated on first touch, so the first visit of a state costs
+ * O(1) however large the table, and memory follows the bindings actually resolved. */
+#define PAGE_SHIFT 8
+#define PAGE_ENTRIES (1u << PAGE_SHIFT)
+#define PAGE_BYTES (PAGE_ENTRIES * sizeof(uint32_t))
+
 typedef struct state_cache {
     Pvoid_t diffs;       /* JudyL: to-state -> diff_list * */
-    uint32_t length;     /* entries */
+    uint32_t page_count; /* pages[] */
     uint32_t generation; /* stale (to be emptied before use) unless the table's */
-    uint32_t entries[];
+    uint32_t *pages[];   /* NULL until touched */
 } state_cache;
 
 #define RECENT_STATES 64
@@ -188,11 +195,24 @@ static binding *next_binding(const csr_table *t, Word_t *key, bool first, csr_st
 
 static void free_diffs(csr_table *t, state_cache *cache);
 
+static size_t cache_bytes(uint32_t page_count) {
+    return sizeof(state_cache) + page_count * sizeof(uint32_t *);
+}
+
+static uint32_t pages_for(uint32_t slots) { return (slots + PAGE_ENTRIES - 1) >> PAGE_SHIFT; }
+
 /* Empties a stale cache (one from before the last csr_clear_cache) for reuse. */
 static void empty_cache(csr_table *t, state_cache *cache) {
     free_diffs(t, cache);
-    memset(cache->entries, 0, cache->length * sizeof(uint32_t));
+    for (uint32_t i = 0; i < cache->page_count; i++)
+        if (cache->pages[i] != NULL) memset(cache->pages[i], 0, PAGE_BYTES);
     cache->generation = t->generation;
+}
+
+static void free_cache(csr_table *t, state_cache *cache) {
+    free_diffs(t, cache);
+    for (uint32_t i = 0; i < cache->page_count; i++) deallocate(cache->pages[i], PAGE_BYTES, &t->cache_words);
+    deallocate(cache, cache_bytes(cache->page_count), &t->cache_words);
 }
 
 static unsigned recent_slot(uint64_t state) {
@@ -216,16 +236,15 @@ static state_cache *cache_for(csr_table *t, uint64_t state) {
         cache = (state_cache *)*slot;
         if (cache->generation != t->generation) empty_cache(t, cache);
     } else {
-        uint32_t length = t->slot_capacity; /* grows by doubling: O(1) amortised per new binding */
-        cache = allocate(sizeof(state_cache) + length * sizeof(uint32_t), &t->cache_words);
+        uint32_t page_count = pages_for(t->slot_capacity);
+        cache = allocate(cache_bytes(page_count), &t->cache_words);
         if (cache == NULL) return NULL;
-        cache->diffs = NULL;
-        cache->length = length;
+        memset(cache, 0, cache_bytes(page_count));
+        cache->page_count = page_count;
         cache->generation = t->generation;
-        memset(cache->entries, 0, length * sizeof(uint32_t));
         slot = JudyLIns(&t->states, (Word_t)state, &error);
         if (slot == PPJERR) {
-            deallocate(cache, sizeof(state_cache) + length * sizeof(uint32_t), &t->cache_words);
+            deallocate(cache, cache_bytes(page_count), &t->cache_words);
             return NULL;
         }
         *slot = cache;
@@ -235,26 +254,24 @@ static state_cache *cache_for(csr_table *t, uint64_t state) {
     return cache;
 }
 
-/* Makes room for `slot` in the cache of `state` (the table has grown since it was made). */
+/* Makes room for `slot` in the page table of the cache of `state` (the table has grown since
+ * the cache was made). NULL when out of memory. */
 static state_cache *cache_with_slot(csr_table *t, uint64_t state, state_cache *cache,
                                     uint32_t slot) {
-    if (slot < cache->length) return cache;
-    uint32_t length = t->slot_capacity; /* grows by doubling: O(1) amortised per new binding */
-    state_cache *bigger =
-        allocate(sizeof(state_cache) + length * sizeof(uint32_t), &t->cache_words);
+    if ((slot >> PAGE_SHIFT) < cache->page_count) return cache;
+    uint32_t page_count = pages_for(t->slot_capacity);
+    state_cache *bigger = allocate(cache_bytes(page_count), &t->cache_words);
     if (bigger == NULL) return NULL;
     JError_t error;
     PPvoid_t p = JudyLGet(t->states, (Word_t)state, &error);
     if (p == NULL || p == PPJERR) {
-        deallocate(bigger, sizeof(state_cache) + length * sizeof(uint32_t), &t->cache_words);
+        deallocate(bigger, cache_bytes(page_count), &t->cache_words);
         return NULL;
     }
-    bigger->diffs = cache->diffs;
-    bigger->length = length;
-    bigger->generation = cache->generation;
-    memcpy(bigger->entries, cache->entries, cache->length * sizeof(uint32_t));
-    memset(bigger->entries + cache->length, 0, (length - cache->length) * sizeof(uint32_t));
-    deallocate(cache, sizeof(state_cache) + cache->length * sizeof(uint32_t), &t->cache_words);
+    memset(bigger, 0, cache_bytes(page_count));
+    memcpy(bigger, cache, cache_bytes(cache->page_count));
+    bigger->page_count = page_count;
+    deallocate(cache, cache_bytes(cache->page_count), &t->cache_words);
     *p = bigger;
     unsigned recent = recent_slot(state);
     if (t->recent[recent].cache == cache) t->recent[recent].cache = bigger;
@@ -262,12 +279,20 @@ static state_cache *cache_with_slot(csr_table *t, uint64_t state, state_cache *c
 }
 
 /* The entry of `b` in `state`, read from or filled into `cache` when it has room. */
-static uint32_t cached_entry(const csr_table *t, state_cache *cache, const binding *b,
+static uint32_t cached_entry(csr_table *t, state_cache *cache, const binding *b,
                              uint64_t state) {
-    if (cache == NULL || b->slot >= cache->length) return compute_entry(t, b, state);
-    uint32_t entry = cache->entries[b->slot];
-    if (entry == ENTRY_UNKNOWN) entry = cache->entries[b->slot] = compute_entry(t, b, state);
-    return entry;
+    uint32_t index = b->slot >> PAGE_SHIFT;
+    if (cache == NULL || index >= cache->page_count) return compute_entry(t, b, state);
+    uint32_t *page = cache->pages[index];
+    if (page == NULL) {
+        page = allocate(PAGE_BYTES, &t->cache_words);
+        if (page == NULL) return compute_entry(t, b, state);
+        memset(page, 0, PAGE_BYTES);
+        cache->pages[index] = page;
+    }
+    uint32_t *entry = &page[b->slot & (PAGE_ENTRIES - 1)];
+    if (*entry == ENTRY_UNKNOWN) *entry = compute_entry(t, b, state);
+    return *entry;
 }
 
 /* The cache of `state` with room for every slot, or NULL. */
@@ -309,7 +334,9 @@ static void invalidate(csr_table *t, uint32_t slot) {
     for (PPvoid_t p = JudyLFirst(t->states, &state, &error); p != NULL && p != PPJERR;
          p = JudyLNext(t->states, &state, &error)) {
         state_cache *cache = *p;
-        if (slot < cache->length) cache->entries[slot] = ENTRY_UNKNOWN;
+        uint32_t index = slot >> PAGE_SHIFT;
+        if (slot != UINT32_MAX && index < cache->page_count && cache->pages[index] != NULL)
+            cache->pages[index][slot & (PAGE_ENTRIES - 1)] = ENTRY_UNKNOWN;
         if (cache->diffs != NULL) free_diffs(t, cache);
     }
     free_scratch(t);
@@ -327,10 +354,7 @@ void csr_release_cache(csr_table *t) {
     JError_t error;
     for (PPvoid_t p = JudyLFirst(t->states, &state, &error); p != NULL && p != PPJERR;
          p = JudyLNext(t->states, &state, &error)) {
-        state_cache *cache = *p;
-        free_diffs(t, cache);
-        deallocate(cache, sizeof(state_cache) + cache->length * sizeof(uint32_t),
-                   &t->cache_words);
+        free_cache(t, *p);
     }
     JudyLFreeArray(&t->states, &error);
     t->states = NULL;
