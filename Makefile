@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 JUDY_HEADER := /usr/include/Judy.h
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo bench bench-ir sanitize docs clean
+.PHONY: help deps build test demo bench bench-ir sanitize leakcheck fuzz stress check docs clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -49,8 +49,50 @@ bench-ir: deps ## Instructions per iteration of the hot paths, under valgrind ca
 	  awk -v loop=$$loop -v n=$$n '/^summary:/ {printf "  %-28s %14.1f  (%d iterations)\n", loop, $$2 / n, n}' .build/callgrind.$$loop.out; \
 	done
 
-sanitize: deps ## Run the tests under the sanitizers
-	@echo "make sanitize: not yet (comes with issue 8)"
+CLANG ?= $(shell [ -x /opt/swift/usr/bin/clang ] && echo /opt/swift/usr/bin/clang || command -v clang)
+CHECKS := .build/checks
+RESOLVER_C := CSources/CStateResolver/CStateResolver.c Tests/CResolverChecks/reference.c
+CHECK_FLAGS := -std=c11 -I CSources/CStateResolver/include -I Tests/CResolverChecks
+LSAN_SUPPRESSIONS := $(CURDIR)/Tests/lsan-suppressions.txt
+UBSAN_RUNTIME_DIR := $(dir $(shell $(CLANG) -print-file-name=libclang_rt.ubsan_standalone-x86_64.so 2>/dev/null))
+SECONDS ?= 60
+STRESS_OPERATIONS ?= 1000000
+
+sanitize: deps ## The test suite under ASan+LSan, UBSan and TSan; the C checks under ASan+UBSan
+	@# The allocation-failure suite runs without leak detection: libJudy itself leaks when an
+	@# allocation fails mid-insert, and that suite counts leaks exactly on its own.
+	LSAN_OPTIONS=suppressions=$(LSAN_SUPPRESSIONS) \
+	  $(SWIFT) test --sanitize=address --scratch-path .build-asan --skip AllocationFailureTests
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan --filter AllocationFailureTests
+	@# swiftc has no -sanitize=undefined on Linux: UBSan instruments the C targets, any report aborts.
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(SWIFT) test --scratch-path .build-ubsan \
+	  -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined \
+	  -Xlinker -L$(UBSAN_RUNTIME_DIR) -Xlinker -lclang_rt.ubsan_standalone-x86_64 -Xlinker -rpath=$(UBSAN_RUNTIME_DIR)
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	@mkdir -p $(CHECKS)
+	$(CLANG) $(CHECK_FLAGS) -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld \
+	  $(RESOLVER_C) Tests/CResolverChecks/leak_driver.c -lJudy -o $(CHECKS)/leak-driver-asan
+	$(CHECKS)/leak-driver-asan
+
+leakcheck: deps ## The C resolver under valgrind: no leaks, no invalid accesses
+	@command -v valgrind >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq valgrind; }
+	@mkdir -p $(CHECKS)
+	cc $(CHECK_FLAGS) -O1 -gdwarf-4 -Wall -Wextra $(RESOLVER_C) Tests/CResolverChecks/leak_driver.c -lJudy -o $(CHECKS)/leak-driver
+	valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=1 $(CHECKS)/leak-driver
+
+fuzz: deps ## Fuzz the C resolver against the reference model for SECONDS (default 60), replaying the regressions first
+	@mkdir -p $(CHECKS) .build/fuzz-corpus
+	$(CLANG) $(CHECK_FLAGS) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld \
+	  $(RESOLVER_C) Tests/CResolverChecks/fuzz_resolver.c -lJudy -o $(CHECKS)/fuzz-resolver
+	$(CHECKS)/fuzz-resolver Tests/CResolverChecks/regressions/*
+	$(CHECKS)/fuzz-resolver -max_total_time=$(SECONDS) -print_final_stats=1 \
+	  -artifact_prefix=$(CHECKS)/ .build/fuzz-corpus
+
+stress: deps ## A million random Control API operations against a model (release build)
+	STRESS_OPERATIONS=$(STRESS_OPERATIONS) $(SWIFT) test -c release -Xswiftc -enable-testing \
+	  --scratch-path .build-release-tests --filter StressTests
+
+check: leakcheck fuzz stress sanitize ## Everything beyond make test: leaks, fuzzing, stress, sanitizers
 
 docs: deps ## Build the DocC documentation into .build/docs
 	$(SWIFT) build --target StatefulControls -Xswiftc -emit-symbol-graph \
@@ -61,4 +103,4 @@ docs: deps ## Build the DocC documentation into .build/docs
 	  --output-path .build/docs --warnings-as-errors
 
 clean: ## Remove build products
-	rm -rf .build
+	rm -rf .build .build-asan .build-ubsan .build-tsan .build-release-tests

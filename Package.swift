@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(
             name: "resolver-bench",
             dependencies: [
-                "CStateResolver", "StatefulControls", "CBenchSupport",
+                "CStateResolver", "StatefulControls", "CBenchSupport", "SeededRandom",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/resolver-bench"
@@ -44,6 +44,8 @@ let package = Package(
             path: "Benchmarks/CBenchSupport",
             linkerSettings: [.linkedLibrary("Judy")]
         ),
+        // Test and benchmark support: a seeded random number generator.
+        .target(name: "SeededRandom", path: "Tests/SeededRandom"),
         // Test support: replaces Judy's JudyMalloc/JudyFree to fail chosen allocations.
         .target(
             name: "CJudyFaultInjection",
@@ -51,11 +53,15 @@ let package = Package(
         ),
         .testTarget(
             name: "CStateResolverTests",
-            dependencies: ["CStateResolver", "CJudyFaultInjection"]
+            dependencies: ["CStateResolver", "CJudyFaultInjection", "SeededRandom"]
         ),
         .testTarget(
             name: "StatefulControlsTests",
             dependencies: ["StatefulControls", "CStateResolver", "CJudyFaultInjection"]
+        ),
+        .testTarget(
+            name: "StressTests",
+            dependencies: ["StatefulControls", "SeededRandom"]
         ),
         .testTarget(
             name: "PinCodeDemoTests",

@@ -1,3 +1,4 @@
+import SeededRandom
 import CBenchSupport
 import CStateResolver
 
@@ -114,6 +115,41 @@ final class Table {
         csr_get_stats(pointer, &stats)
         return stats
     }
+
+    /// The `i`-th change of a toggle between two states (even: `states.0` to `states.1`, odd:
+    /// back) through csr_diff, consuming every changed value.
+    func diffToggle(_ i: Int, _ states: (UInt64, UInt64)) {
+        let (from, to) = i & 1 == 0 ? states : (states.1, states.0)
+        var changes: UnsafePointer<csr_change>?
+        var count = 0
+        _ = csr_diff(pointer, from, to, &changes, &count)
+        var total: UInt64 = 0
+        for index in 0..<count { total &+= UInt64(changes![index].new_value) }
+        consume(total)
+    }
+
+    /// The number of bindings whose value differs between two states.
+    func changeCount(_ from: UInt64, _ to: UInt64) -> Int {
+        var changes: UnsafePointer<csr_change>?
+        var count = 0
+        _ = csr_diff(pointer, from, to, &changes, &count)
+        return count
+    }
+}
+
+/// `bindings` bindings (target i, key path 0) of which `percent` % change value between state 0
+/// and `selected` (1 << 2): a rule on `selected` over a catch-all; the others hold one rule on
+/// `focused`, which never changes. Returns the table and each binding's rules.
+func makeToggleTable(bindings: Int, percent: Int) -> (Table, [[RuleSpec]]) {
+    let changing = [RuleSpec(mode: .containing, mask: 1 << 2, priority: 999, value: 1),
+                    RuleSpec(mode: .containing, mask: 0, priority: 1, value: 0)]
+    let steady = [RuleSpec(mode: .containing, mask: 1 << 3, priority: 999, value: 2)]
+    let table = Table()
+    let rules = (0..<bindings).map { $0 % (100 / percent) == 0 ? changing : steady }
+    for (index, list) in rules.enumerated() {
+        for rule in list { table.set(UInt32(index), 0, rule) }
+    }
+    return (table, rules)
 }
 
 // MARK: - The original library's algorithm

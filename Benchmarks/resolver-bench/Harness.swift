@@ -1,3 +1,4 @@
+import SeededRandom
 import CBenchSupport
 import Foundation
 
@@ -164,18 +165,5 @@ struct Machine: Encodable {
         #endif
         return Machine(cpu: model, cores: ProcessInfo.processInfo.activeProcessorCount, os: release,
                        judy: "libJudy 1.0.5 (Debian libjudy-dev)", build: build)
-    }
-}
-
-/// A small deterministic generator (SplitMix64): every run sees the same rules and states.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

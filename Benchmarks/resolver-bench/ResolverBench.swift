@@ -155,31 +155,11 @@ enum IRLoops {
             let chain = FlutterChain(rules)
             body = { for i in 0..<iterations { consume(UInt64(chain.value(for: states[i & 15]) ?? 0)) } }
         default:
-            let percent = name.hasSuffix("-1pct") ? 1 : 100
-            let big = Table()
-            for index in 0..<10_000 {
-                let rule = index % (100 / percent) == 0
-                    ? RuleSpec(mode: .containing, mask: 1 << 2, priority: 999, value: 1)
-                    : RuleSpec(mode: .containing, mask: 1 << 3, priority: 999, value: 2)
-                big.set(UInt32(index), 0, rule)
-            }
-            let toggle: [UInt64] = [0, 1 << 2]
-            func diff(_ i: Int) {
-                var changes: UnsafePointer<csr_change>?
-                var count = 0
-                _ = csr_diff(big.pointer, toggle[i & 1], toggle[(i + 1) & 1], &changes, &count)
-                var total: UInt64 = 0
-                for index in 0..<count { total &+= UInt64(changes![index].new_value) }
-                consume(total)
-            }
-            diff(0); diff(1)
-            body = { for i in 0..<iterations { diff(i) } }
-            withExtendedLifetime(big) {}
-            let context = Context(body)
-            bench_ir_region({ Unmanaged<Context>.fromOpaque($0!).takeUnretainedValue().body() }, Unmanaged.passUnretained(context).toOpaque())
-            withExtendedLifetime(big) {}
-            print("iterations: \(iterations)")
-            return
+            let (big, _) = makeToggleTable(bindings: 10_000, percent: name.hasSuffix("-1pct") ? 1 : 100)
+            let toggle: (UInt64, UInt64) = (0, 1 << 2)
+            big.diffToggle(0, toggle)
+            big.diffToggle(1, toggle)
+            body = { for i in 0..<iterations { big.diffToggle(i, toggle) } }
         }
         let context = Context(body)
         bench_ir_region({ Unmanaged<Context>.fromOpaque($0!).takeUnretainedValue().body() }, Unmanaged.passUnretained(context).toOpaque())

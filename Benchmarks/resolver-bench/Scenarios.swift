@@ -1,3 +1,4 @@
+import SeededRandom
 import CBenchSupport
 import CStateResolver
 import StatefulControls
@@ -97,40 +98,23 @@ struct Scenarios {
     private func stateChange(bindings: Int, percent: Int) {
         let params: [String: Param] = ["bindings": .int(bindings), "changing_percent": .int(percent)]
         let stride = 100 / percent
-        let changing = RuleSpec(mode: .containing, mask: 1 << 2, priority: 999, value: 1)
-        let fallback = RuleSpec(mode: .containing, mask: 0, priority: 1, value: 0)
-        let steady = RuleSpec(mode: .containing, mask: 1 << 3, priority: 999, value: 2)
-        let table = Table()
-        var originals: [OriginalStore] = []
-        for index in 0..<bindings {
-            let rules = index % stride == 0 ? [changing, fallback] : [steady]
-            for rule in rules { table.set(UInt32(index), 0, rule) }
-            originals.append(OriginalStore(rules))
-        }
-        let toggle: [UInt64] = [0, 1 << 2]
-        func diff(_ i: Int) {
-            var changes: UnsafePointer<csr_change>?
-            var count = 0
-            _ = csr_diff(table.pointer, toggle[i & 1], toggle[(i + 1) & 1], &changes, &count)
-            var total: UInt64 = 0
-            for index in 0..<count { total &+= UInt64(changes![index].new_value) }
-            consume(total)
-        }
-        diff(0)
-        precondition({ var c: UnsafePointer<csr_change>?; var n = 0
-                       _ = csr_diff(table.pointer, 0, 1 << 2, &c, &n); return n }() == bindings * percent / 100)
+        let (table, rules) = makeToggleTable(bindings: bindings, percent: percent)
+        let originals = rules.map(OriginalStore.init)
+        let toggle: (UInt64, UInt64) = (0, 1 << 2)
+        table.diffToggle(0, toggle)
+        precondition(table.changeCount(toggle.0, toggle.1) == bindings * percent / 100)
         let warm = report.run("state-change", "resolver diff (warm)", params) { count in
-            for i in 0..<count { diff(i) }
+            for i in 0..<count { table.diffToggle(i, toggle) }
         }
         report.run("state-change", "resolver diff (cold)", params, note: "csr_release_cache before each change (included)") { count in
             for i in 0..<count {
                 csr_release_cache(table.pointer)
-                diff(i)
+                table.diffToggle(i, toggle)
             }
         }
         report.run("state-change", "original (re-resolve every binding)", params) { count in
             for i in 0..<count {
-                let state = toggle[(i + 1) & 1]
+                let state = i & 1 == 0 ? toggle.1 : toggle.0
                 for store in originals { consume(UInt64(store.value(for: state) ?? 0)) }
             }
         }

@@ -1,3 +1,4 @@
+import SeededRandom
 import CStateResolver
 
 /// The resolution semantics of DESIGN.md §3, written the obvious way (filter, then max by
@@ -83,17 +84,4 @@ struct ReferenceModel {
     }
 
     var ruleCount: Int { bindings.values.reduce(0) { $0 + $1.count } }
-}
-
-/// A small deterministic generator (SplitMix64), so every run sees the same operations.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -1,0 +1,129 @@
+#include "reference.h"
+
+#include <string.h>
+
+bool ref_predicate_matches(uint64_t id, uint64_t state) {
+    switch (id) {
+    case 1: return __builtin_popcountll(state) % 2 == 0;
+    case 2: return state > 4;
+    default: return (state & 0x10000) != 0;
+    }
+}
+
+bool ref_predicate(uint64_t state, void *context) {
+    return ref_predicate_matches((uint64_t)(uintptr_t)context, state);
+}
+
+csr_descriptor ref_descriptor(csr_mode mode, uint64_t mask, int32_t priority, uint64_t predicate_id) {
+    csr_descriptor d = {mode, mask, priority, NULL, NULL, 0};
+    if (mode == CSR_CUSTOM) {
+        d.mask = 0;
+        d.predicate = ref_predicate;
+        d.predicate_context = (void *)(uintptr_t)predicate_id;
+        d.predicate_id = predicate_id;
+    }
+    return d;
+}
+
+static bool same_identity(const csr_descriptor *a, const csr_descriptor *b) {
+    return a->mode == b->mode && a->mask == b->mask && a->priority == b->priority &&
+           (a->mode != CSR_CUSTOM || a->predicate_id == b->predicate_id);
+}
+
+static bool matches(const csr_descriptor *d, uint64_t s) {
+    uint64_t m = d->mask;
+    switch (d->mode) {
+    case CSR_EXACTLY: return s == m;
+    case CSR_CONTAINING: return (s & m) == m;
+    case CSR_NOT_CONTAINING: return (s & m) != m;
+    case CSR_CONTAINING_ANY: return (s & m) != 0;
+    case CSR_CONTAINING_NONE: return (s & m) == 0;
+    default: return ref_predicate_matches(d->predicate_id, s);
+    }
+}
+
+static int find(const ref_model *m, uint32_t t, uint32_t k, const csr_descriptor *d) {
+    for (int i = 0; i < m->count[t][k]; i++)
+        if (same_identity(&m->rules[t][k][i].descriptor, d)) return i;
+    return -1;
+}
+
+bool ref_has_room(const ref_model *m, uint32_t t, uint32_t k) { return m->count[t][k] < REF_MAX_RULES; }
+
+void ref_set(ref_model *m, uint32_t t, uint32_t k, const csr_descriptor *d, csr_value value) {
+    int i = find(m, t, k, d);
+    if (i < 0) i = m->count[t][k]++;
+    m->rules[t][k][i] = (ref_rule){*d, value, ++m->sequence};
+}
+
+bool ref_remove(ref_model *m, uint32_t t, uint32_t k, const csr_descriptor *d) {
+    int i = find(m, t, k, d);
+    if (i < 0) return false;
+    int n = --m->count[t][k];
+    memmove(&m->rules[t][k][i], &m->rules[t][k][i + 1], (size_t)(n - i) * sizeof(ref_rule));
+    return true;
+}
+
+bool ref_remove_binding(ref_model *m, uint32_t t, uint32_t k) {
+    bool any = m->count[t][k] > 0;
+    m->count[t][k] = 0;
+    return any;
+}
+
+bool ref_remove_target(ref_model *m, uint32_t t) {
+    bool any = false;
+    for (uint32_t k = 0; k < REF_KEY_PATHS; k++) any |= ref_remove_binding(m, t, k);
+    return any;
+}
+
+void ref_remove_all(ref_model *m) {
+    for (uint32_t t = 0; t < REF_TARGETS; t++) ref_remove_target(m, t);
+}
+
+csr_value ref_resolve(const ref_model *m, uint32_t t, uint32_t k, uint64_t state) {
+    const ref_rule *best = NULL;
+    for (int i = 0; i < m->count[t][k]; i++) {
+        const ref_rule *r = &m->rules[t][k][i];
+        if (!matches(&r->descriptor, state)) continue;
+        if (best == NULL || r->descriptor.priority > best->descriptor.priority ||
+            (r->descriptor.priority == best->descriptor.priority && r->sequence > best->sequence))
+            best = r;
+    }
+    return best == NULL ? CSR_NO_VALUE : best->value;
+}
+
+size_t ref_rule_count(const ref_model *m) {
+    size_t n = 0;
+    for (uint32_t t = 0; t < REF_TARGETS; t++)
+        for (uint32_t k = 0; k < REF_KEY_PATHS; k++) n += (size_t)m->count[t][k];
+    return n;
+}
+
+const char *ref_check(csr_table *table, const ref_model *m, uint64_t state, uint64_t other) {
+    for (uint32_t t = 0; t < REF_TARGETS; t++) {
+        for (uint32_t k = 0; k < REF_KEY_PATHS; k++) {
+            csr_value value = 0;
+            csr_status status = csr_resolve(table, t, k, state, &value);
+            if (status != CSR_OK && status != CSR_NO_MATCH) return "csr_resolve failed";
+            if (value != ref_resolve(m, t, k, state)) return "csr_resolve disagrees with the reference";
+        }
+    }
+    const csr_change *changes;
+    size_t count, expected = 0;
+    if (csr_diff(table, state, other, &changes, &count) != CSR_OK) return "csr_diff failed";
+    for (uint32_t t = 0; t < REF_TARGETS; t++) {
+        for (uint32_t k = 0; k < REF_KEY_PATHS; k++) {
+            csr_value old_value = ref_resolve(m, t, k, state), new_value = ref_resolve(m, t, k, other);
+            if (old_value == new_value) continue;
+            if (expected >= count) return "csr_diff misses a change";
+            const csr_change *c = &changes[expected++];
+            if (c->target != t || c->key_path != k || c->old_value != old_value || c->new_value != new_value)
+                return "csr_diff disagrees with the reference (or is out of order)";
+        }
+    }
+    if (expected != count) return "csr_diff lists a change that is none";
+    csr_stats stats;
+    csr_get_stats(table, &stats);
+    if (stats.rules != ref_rule_count(m)) return "csr_get_stats counts other rules than the reference";
+    return NULL;
+}
