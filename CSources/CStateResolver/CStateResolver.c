@@ -17,10 +17,11 @@
  *           a dense slot number, which indexes the per-state caches.
  * states    JudyL: state -> state_cache *. A cache holds one entry per slot (0 = not resolved
  *           yet, 1 = no match, value + 2 otherwise) in 1 KiB pages allocated on first touch,
- *           and a JudyL `diffs`: other state -> the
- *           cached change list from this state to that one. Resolving a state seen before is
- *           a binding lookup, a state lookup (skipped when the state is the last one used) and
- *           an array read; a state change seen before is two lookups and the changed pairs.
+ *           and a JudyL `diffs`: other state -> the cached change list from this state to that
+ *           one. Resolving a state seen before is a binding lookup, a state lookup (usually
+ *           answered by `recent`) and an array read; a state change seen before is two lookups
+ *           and the changed pairs. csr_clear_cache bumps a generation number instead of
+ *           walking the caches: a cache of an older generation is emptied when next used.
  * recent    A direct-mapped array of the 64 most recent (state -> cache) pairs in front of
  *           `states`, so that the warm path is usually one Judy lookup (the binding's).
  * preds     Side array of custom predicates, indexed from the rules that use one, so that a
@@ -344,8 +345,14 @@ static void invalidate(csr_table *t, uint32_t slot) {
 
 void csr_clear_cache(csr_table *t) {
     if (t == NULL) return;
-    t->generation++; /* every cache is emptied when next used */
     free_scratch(t);
+    if (++t->generation != 0) return; /* every cache is emptied when next used */
+    /* The generation wrapped around: empty every cache now, so none passes for current. */
+    Word_t state = 0;
+    JError_t error;
+    for (PPvoid_t p = JudyLFirst(t->states, &state, &error); p != NULL && p != PPJERR;
+         p = JudyLNext(t->states, &state, &error))
+        empty_cache(t, *p);
 }
 
 void csr_release_cache(csr_table *t) {

@@ -7,6 +7,7 @@ public struct ControlDiagnostic: Hashable, Sendable, CustomStringConvertible {
 
     init(_ message: String) { self.message = message }
 
+    /// The message.
     public var description: String { message }
 }
 

@@ -19,10 +19,11 @@ public struct StateFactor<Value: Equatable> {
     /// Creates the factor with its initial value.
     public init(wrappedValue: Value) { value = wrappedValue }
 
+    /// Unavailable: a factor is read and written through its control (see the type's discussion).
     @available(*, unavailable, message: "@StateFactor is only available on properties of Control subclasses")
     public var wrappedValue: Value {
         get { fatalError("unavailable") }
-        set { fatalError("unavailable") } // swiftlint:disable:this unused_setter_value
+        set { fatalError("unavailable") }
     }
 
     /// Reads and writes the factor through its owning control, which re-evaluates its state

@@ -19,6 +19,7 @@ public protocol Stateful: AnyObject {
 }
 
 extension Stateful {
+    /// By default, ``Transition/instant``.
     public static var defaultTransition: Transition<Self> { .instant }
 
     /// The subject's declarative state machine.

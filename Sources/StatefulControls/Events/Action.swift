@@ -6,8 +6,11 @@
 public final class Action {
     /// An action's identity.
     public struct Identifier: Hashable, Sendable, RawRepresentable, ExpressibleByStringLiteral {
+        /// The identifier as text.
         public let rawValue: String
+        /// Creates an identifier.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// Creates an identifier from a literal.
         public init(stringLiteral value: String) { rawValue = value }
     }
 

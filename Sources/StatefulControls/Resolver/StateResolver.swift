@@ -4,9 +4,9 @@ import CStateResolver
 ///
 /// A resolver owns one C rule table (Judy-backed, see `CStateResolver`). Values are bound with
 /// ``setValue(_:for:of:when:)``; ``apply(_:)`` moves the resolver to a new state and writes
-/// exactly the bound values that differ between the old and the new state, in first-bind order
-/// (see ``apply(_:)``). A value bound while its descriptor wins for the
-/// applied state is written at once; one that does not win is only stored.
+/// exactly the bound values that differ between the old and the new state, in first-bind
+/// order. A value bound while its descriptor wins for the applied state is written at once;
+/// one that does not win is only stored.
 ///
 /// The value a key path had when it was first bound is its *default*: it is written back when
 /// no rule matches, and when the binding is removed.
