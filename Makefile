@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 JUDY_HEADER := /usr/include/Judy.h
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo bench bench-ir sanitize leakcheck fuzz stress check docs clean
+.PHONY: help deps build test demo demo-tty bench bench-ir sanitize leakcheck fuzz stress check docs clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -92,7 +92,12 @@ stress: deps ## A million random Control API operations against a model (release
 	STRESS_OPERATIONS=$(STRESS_OPERATIONS) $(SWIFT) test -c release -Xswiftc -enable-testing \
 	  --scratch-path .build-release-tests --filter StressTests
 
-check: leakcheck fuzz stress sanitize ## Everything beyond make test: leaks, fuzzing, stress, sanitizers
+demo-tty: deps ## Drive the interactive demo in a real terminal (tmux): keys, redraws, Ctrl-C restores the terminal
+	@command -v tmux >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq tmux; }
+	$(SWIFT) build --product pincode-demo
+	Tests/Interactive/demo-in-tmux.sh .build/debug/pincode-demo
+
+check: leakcheck fuzz stress demo-tty sanitize ## Everything beyond make test: leaks, fuzzing, stress, the terminal demo, sanitizers
 
 docs: deps ## Build the DocC documentation into .build/docs
 	$(SWIFT) build --target StatefulControls -Xswiftc -emit-symbol-graph \
