@@ -327,8 +327,7 @@ static void free_scratch(csr_table *t) {
     t->scratch = NULL;
 }
 
-/* Forgets what the caches know about `slot` (or, with UINT32_MAX, about no slot) and every
- * cached diff. */
+/* Forgets what the caches know about `slot` and every cached diff. */
 static void invalidate(csr_table *t, uint32_t slot) {
     Word_t state = 0;
     JError_t error;
@@ -336,7 +335,7 @@ static void invalidate(csr_table *t, uint32_t slot) {
          p = JudyLNext(t->states, &state, &error)) {
         state_cache *cache = *p;
         uint32_t index = slot >> PAGE_SHIFT;
-        if (slot != UINT32_MAX && index < cache->page_count && cache->pages[index] != NULL)
+        if (index < cache->page_count && cache->pages[index] != NULL)
             cache->pages[index][slot & (PAGE_ENTRIES - 1)] = ENTRY_UNKNOWN;
         if (cache->diffs != NULL) free_diffs(t, cache);
     }
@@ -430,6 +429,14 @@ static int32_t find_rule(const csr_table *t, const binding *b, const csr_descrip
     for (uint32_t i = 0; i < b->count; i++)
         if (same_identity(t, &b->rules[i], d)) return (int32_t)i;
     return -1;
+}
+
+/* Takes the rule at `index` out of `b`. */
+static rule take_rule(binding *b, int32_t index) {
+    rule r = b->rules[index];
+    memmove(&b->rules[index], &b->rules[index + 1], (b->count - index - 1) * sizeof(rule));
+    b->count--;
+    return r;
 }
 
 /* Where a rule of `priority` set now goes: before every rule of lower or equal priority. */
@@ -623,9 +630,7 @@ csr_status csr_set(csr_table *t, uint32_t target, uint32_t key_path, const csr_d
 
     rule r;
     if (found >= 0) { /* replace: take it out, release the old value, re-insert as newest */
-        r = b->rules[found];
-        memmove(&b->rules[found], &b->rules[found + 1], (b->count - found - 1) * sizeof(rule));
-        b->count--;
+        r = take_rule(b, found);
         void *old_context = NULL;
         if (r.mode == CSR_CUSTOM) { /* the table owns one reference per set: drop the old */
             predicate *p = &t->preds[r.predicate];
@@ -663,9 +668,7 @@ csr_status csr_remove(csr_table *t, uint32_t target, uint32_t key_path,
     int32_t found = b == NULL ? -1 : find_rule(t, b, d);
     if (found < 0) return CSR_NOT_FOUND;
     if (b->count == 1) return delete_binding(t, key, b);
-    rule r = b->rules[found];
-    memmove(&b->rules[found], &b->rules[found + 1], (b->count - found - 1) * sizeof(rule));
-    b->count--;
+    rule r = take_rule(b, found);
     release_rule(t, &r);
     invalidate(t, b->slot);
     return CSR_OK;

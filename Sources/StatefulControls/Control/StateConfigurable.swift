@@ -39,19 +39,19 @@ extension StateConfigurable {
     /// Binds `value` to the control's own `keyPath` for exactly `state`.
     public func setValue<Value>(_ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
                                 forState state: ControlState) {
-        setValue(value, for: keyPath, of: self, when: .exactly(state))
+        setValue(value, for: keyPath, of: self, forState: state)
     }
 
     /// Binds `value` to the control's own `keyPath` for every state containing `state`.
     public func setValue<Value>(_ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
                                 forAllStatesContained state: ControlState) {
-        setValue(value, for: keyPath, of: self, when: .containing(state))
+        setValue(value, for: keyPath, of: self, forAllStatesContained: state)
     }
 
     /// Binds `value` to the control's own `keyPath` for every state not containing `state`.
     public func setValue<Value>(_ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
                                 forInvertedState state: ControlState) {
-        setValue(value, for: keyPath, of: self, when: .notContaining(state))
+        setValue(value, for: keyPath, of: self, forInvertedState: state)
     }
 
     /// The value the control's own `keyPath` gets in `state` (the default when no rule

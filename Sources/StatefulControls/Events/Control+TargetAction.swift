@@ -124,7 +124,6 @@ extension Control {
     }
 
     func dispatch(_ event: Event) {
-        registrations.removeAll(where: \.isDead)
         let snapshot = registrations.filter { !$0.events.isDisjoint(with: event.events) }
         for registration in snapshot {
             if registration.targetsResponderChain {

@@ -41,14 +41,18 @@ public struct ControlAction: Sendable, CustomStringConvertible {
     /// The type whose method the action calls.
     public let targetType: Any.Type
     private let accepts: @MainActor (AnyObject) -> Bool
-    private let call: @MainActor (AnyObject, Control, Event) -> Void
+    private let call: @MainActor (AnyObject, Control, Event) -> Bool
 
     /// Erases a selector.
     public init<Target: AnyObject>(_ selector: Selector<Target>) {
         name = selector.name
         targetType = Target.self
         accepts = { $0 is Target }
-        call = { selector.perform($0 as! Target, $1, $2) }
+        call = { target, sender, event in
+            guard let target = target as? Target else { return false }
+            selector.perform(target, sender, event)
+            return true
+        }
     }
 
     /// Whether `object` is of the target type (so it can perform the action).
@@ -59,9 +63,7 @@ public struct ControlAction: Sendable, CustomStringConvertible {
     @MainActor
     @discardableResult
     public func perform(on target: AnyObject, sender: Control, event: Event) -> Bool {
-        guard accepts(target) else { return false }
         call(target, sender, event)
-        return true
     }
 
     /// `name` on `TargetType`.

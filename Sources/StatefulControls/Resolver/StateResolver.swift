@@ -26,7 +26,10 @@ public final class StateResolver {
     private var predicateIDs: [String: UInt64] = [:]
     private var predicates: [UInt64: (name: String, box: PredicateBox)] = [:]
     private var nextTargetID: UInt32 = 1
-    /// Counts rule mutations, so an apply can tell that a setter changed the rules under it.
+    /// Counts the rule mutations a setter can make (binding and removing values), so an apply
+    /// can tell that its change list went stale. Purging a dead target does not count: its
+    /// changes are skipped (its bindings are gone, its id is never reused) and no other
+    /// binding's value moves.
     private(set) var mutationCount = 0
     var isApplying = false
     var requestedState: ControlState
@@ -72,7 +75,7 @@ public final class StateResolver {
         let key = Self.key(bound.id, keyPathID)
         let existing = bindings[key]
         if existing == nil {
-            bindings[key] = Binding(target: bound, keyPathID: keyPathID, keyPath: keyPath,
+            bindings[key] = Binding(target: bound, keyPathID: keyPathID,
                                     write: { target, box in
                                         unsafeDowncast(target, to: Target.self)[keyPath: keyPath] =
                                             unsafeDowncast(box, to: ValueBox<Value>.self).value
@@ -95,7 +98,7 @@ public final class StateResolver {
             throw error
         }
         mutationCount += 1
-        writeIfChanged(key, from: before)
+        writeIfChanged(bindings[key]!, from: before)
     }
 
     /// Removes the value bound to `keyPath` of `target` for exactly `descriptor` (same identity).
@@ -118,8 +121,7 @@ public final class StateResolver {
         var count = 0
         Self.expectSuccess(csr_explain(table, binding.target.id, binding.keyPathID, 0, nil, 0, &count))
         if count == 0 { forget(key) }
-        let after = count == 0 ? nil : resolve(key, in: appliedState)
-        if after != before { write(binding, after) }
+        writeIfChanged(binding, from: before)
         return true
     }
 
@@ -205,9 +207,10 @@ public final class StateResolver {
         return true
     }
 
-    private func writeIfChanged(_ key: UInt64, from before: csr_value?) {
-        guard let binding = bindings[key] else { return }
-        let after = resolve(key, in: appliedState)
+    /// Writes the binding's value for the applied state if it is no longer `before` (a rule
+    /// of it changed); a binding without rules resolves to its default.
+    private func writeIfChanged(_ binding: Binding, from before: csr_value?) {
+        let after = resolve(Self.key(binding.target.id, binding.keyPathID), in: appliedState)
         if after != before { write(binding, after) }
     }
 
@@ -262,7 +265,6 @@ public final class StateResolver {
     func purge(_ bound: BoundTarget) {
         guard targets[bound.id] === bound else { return }
         Self.expectSuccess(csr_remove_target(table, bound.id))
-        mutationCount += 1
         for keyPathID in bound.keyPathIDs { bindings[Self.key(bound.id, keyPathID)] = nil }
         bound.keyPathIDs.removeAll()
         dropTarget(bound)
@@ -327,15 +329,13 @@ final class BoundTarget {
 final class Binding {
     let target: BoundTarget
     let keyPathID: UInt32
-    let keyPath: AnyKeyPath
     let write: (AnyObject, AnyValueBox) -> Void
     let defaultValue: AnyValueBox
 
-    init(target: BoundTarget, keyPathID: UInt32, keyPath: AnyKeyPath,
+    init(target: BoundTarget, keyPathID: UInt32,
          write: @escaping (AnyObject, AnyValueBox) -> Void, defaultValue: AnyValueBox) {
         self.target = target
         self.keyPathID = keyPathID
-        self.keyPath = keyPath
         self.write = write
         self.defaultValue = defaultValue
     }

@@ -13,9 +13,10 @@ extension Control {
         guard isEnabled, !tracking.isTracking else { return }
         tracking.isTouchInside = true
         isHighlighted = true
-        send(Event(events: .touchDown, touch: touch))
+        let down = Event(events: .touchDown, touch: touch)
+        send(down)
         if touch.tapCount > 1 { send(Event(events: .touchDownRepeat, touch: touch)) }
-        tracking.isTracking = beginTracking(touch, with: Event(events: .touchDown, touch: touch))
+        tracking.isTracking = beginTracking(touch, with: down)
         if !tracking.isTracking { stopTracking() }
     }
 
@@ -31,8 +32,9 @@ extension Control {
         case (false, true): .touchDragEnter
         case (true, false): .touchDragExit
         }
-        send(Event(events: events, touch: touch))
-        if !continueTracking(touch, with: Event(events: events, touch: touch)) {
+        let drag = Event(events: events, touch: touch)
+        send(drag)
+        if !continueTracking(touch, with: drag) {
             stopTracking()
             endTracking(touch, with: nil)
         }
@@ -43,17 +45,18 @@ extension Control {
         let inside = trackingArea.contains(touch.location)
         tracking.isTouchInside = inside
         stopTracking()
-        let events: ControlEvents = inside ? .touchUpInside : .touchUpOutside
-        endTracking(touch, with: Event(events: events, touch: touch))
-        send(Event(events: events, touch: touch))
+        let up = Event(events: inside ? .touchUpInside : .touchUpOutside, touch: touch)
+        endTracking(touch, with: up)
+        send(up)
         if inside { send(Event(events: .primaryActionTriggered, touch: touch)) }
     }
 
     func handleTouchCancelled(_ touch: Touch) {
         guard tracking.isTracking else { return }
         stopTracking()
-        cancelTracking(with: Event(events: .touchCancel, touch: touch))
-        send(Event(events: .touchCancel, touch: touch))
+        let cancel = Event(events: .touchCancel, touch: touch)
+        cancelTracking(with: cancel)
+        send(cancel)
     }
 
     private func stopTracking() {
