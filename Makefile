@@ -20,16 +20,20 @@ deps: ## Install libjudy-dev with apt-get when Judy.h is missing
 build: deps ## Build the package (debug)
 	$(SWIFT) build
 
-test: deps ## Build and run the test suite
+test: deps ## Build and run the test suite (the library's, then the demo's)
 	$(SWIFT) test
+	$(SWIFT) test --package-path $(DEMO)
+
+DEMO := Examples/pincode-demo
+BENCH := Benchmarks
 
 demo: deps ## Run the terminal PIN-code demo (ARGS="--script '1357' --no-color" to script it)
-	$(SWIFT) build -c release --product pincode-demo
-	.build/release/pincode-demo $(ARGS)
+	$(SWIFT) build --package-path $(DEMO) -c release --product pincode-demo
+	$(DEMO)/.build/release/pincode-demo $(ARGS)
 
 bench: deps ## Run resolver-bench in release mode (ARGS="--quick", "--scenario resolve", ...)
-	$(SWIFT) build -c release --product resolver-bench
-	.build/release/resolver-bench --json .build/bench.json $(ARGS)
+	$(SWIFT) build --package-path $(BENCH) -c release --product resolver-bench
+	$(BENCH)/.build/release/resolver-bench --json $(BENCH)/.build/bench.json $(ARGS)
 
 IR_LOOPS := warm-resolve-16 cold-resolve-16 cold-released-resolve-16 original-16 android-16 flutter-16 \
             state-change-10000-1pct state-change-10000-100pct control-toggle-1000
@@ -39,8 +43,9 @@ IR_ITERATIONS ?= 20000
 # (symbols stay, so --toggle-collect finds bench_ir_region, the only region counted).
 bench-ir: deps ## Instructions per iteration of the hot paths, under valgrind callgrind
 	@command -v valgrind >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq valgrind; }
-	$(SWIFT) build -c release --product resolver-bench
-	strip --strip-debug -o .build/resolver-bench-ir .build/release/resolver-bench
+	$(SWIFT) build --package-path $(BENCH) -c release --product resolver-bench
+	@mkdir -p .build
+	strip --strip-debug -o .build/resolver-bench-ir $(BENCH)/.build/release/resolver-bench
 	@echo "instructions per iteration, counted inside bench_ir_region only:"
 	@for loop in $(IR_LOOPS); do \
 	  n=$$(SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --toggle-collect=bench_ir_region --callgrind-out-file=.build/callgrind.$$loop.out \
@@ -94,8 +99,8 @@ stress: deps ## A million random Control API operations against a model (release
 
 demo-tty: deps ## Drive the interactive demo in a real terminal (tmux): keys, redraws, Ctrl-C restores the terminal
 	@command -v tmux >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq tmux; }
-	$(SWIFT) build --product pincode-demo
-	Tests/Interactive/demo-in-tmux.sh .build/debug/pincode-demo
+	$(SWIFT) build --package-path $(DEMO) --product pincode-demo
+	$(DEMO)/Tests/Interactive/demo-in-tmux.sh $(DEMO)/.build/debug/pincode-demo
 
 check: leakcheck fuzz stress demo-tty sanitize ## Everything beyond make test: leaks, fuzzing, stress, the terminal demo, sanitizers
 
@@ -108,4 +113,4 @@ docs: deps ## Build the DocC documentation into .build/docs
 	  --output-path .build/docs --warnings-as-errors
 
 clean: ## Remove build products
-	rm -rf .build .build-asan .build-ubsan .build-tsan .build-release-tests
+	rm -rf .build .build-asan .build-ubsan .build-tsan .build-release-tests $(DEMO)/.build $(BENCH)/.build

@@ -1,48 +1,44 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// The library's own dependency graph is empty: a client resolves no package but this one. The
+// demo (Examples/pincode-demo) and the benchmark (Benchmarks) are packages of their own, with
+// their own dependencies.
 let package = Package(
     name: "StatefulControls",
     products: [
+        // The controls: Control, View, events, tracking, notifications, declarative states and
+        // the components. Re-exports StatefulEngine: `import StatefulControls` is the one import.
         .library(name: "StatefulControls", targets: ["StatefulControls"]),
-        .executable(name: "pincode-demo", targets: ["pincode-demo"]),
-        .executable(name: "resolver-bench", targets: ["resolver-bench"]),
-    ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The engine alone: ControlState, StateDescriptor, custom-state allocation and the
+        // StateResolver. Not actor-bound, no Foundation, knows nothing of controls.
+        .library(name: "StatefulEngine", targets: ["StatefulEngine"]),
+        // Not API: the C resolver and the seeded generator, for the benchmark package.
+        .library(name: "_StatefulControlsBenchmarkSupport", targets: ["CStateResolver", "SeededRandom"]),
     ],
     targets: [
-        // The resolver's hot path in C over Judy arrays (Debian: libjudy-dev).
+        // Judy arrays, from the system (Debian: libjudy-dev, which ships no pkg-config file).
+        .systemLibrary(
+            name: "CJudy",
+            path: "CSources/CJudy",
+            providers: [.apt(["libjudy-dev"])]
+        ),
+        // The resolver's hot path in C over Judy arrays.
         .target(
             name: "CStateResolver",
+            dependencies: ["CJudy"],
             path: "CSources/CStateResolver",
+            // The C target includes CJudy.h itself (no Swift import autolinks the module map's
+            // `link "Judy"`), so it links the library itself.
             linkerSettings: [.linkedLibrary("Judy")]
+        ),
+        .target(
+            name: "StatefulEngine",
+            dependencies: ["CStateResolver"]
         ),
         .target(
             name: "StatefulControls",
-            dependencies: ["CStateResolver"]
-        ),
-        // The terminal PIN-code demo: `make demo`.
-        .executableTarget(
-            name: "pincode-demo",
-            dependencies: [
-                "StatefulControls",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        // The resolver's benchmark: `make bench`, `make bench-ir`.
-        .executableTarget(
-            name: "resolver-bench",
-            dependencies: [
-                "CStateResolver", "StatefulControls", "CBenchSupport", "SeededRandom",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Benchmarks/resolver-bench"
-        ),
-        .target(
-            name: "CBenchSupport",
-            path: "Benchmarks/CBenchSupport",
-            linkerSettings: [.linkedLibrary("Judy")]
+            dependencies: ["StatefulEngine"]
         ),
         // Test and benchmark support: a seeded random number generator.
         .target(name: "SeededRandom", path: "Tests/SeededRandom"),
@@ -53,19 +49,19 @@ let package = Package(
         ),
         .testTarget(
             name: "CStateResolverTests",
-            dependencies: ["CStateResolver", "CJudyFaultInjection", "SeededRandom"]
+            dependencies: ["CStateResolver", "CJudyFaultInjection", "SeededRandom", "StatefulEngine"]
+        ),
+        .testTarget(
+            name: "StatefulEngineTests",
+            dependencies: ["StatefulEngine", "CJudyFaultInjection"]
         ),
         .testTarget(
             name: "StatefulControlsTests",
-            dependencies: ["StatefulControls", "CStateResolver", "CJudyFaultInjection"]
+            dependencies: ["StatefulControls"]
         ),
         .testTarget(
             name: "StressTests",
             dependencies: ["StatefulControls", "SeededRandom"]
-        ),
-        .testTarget(
-            name: "PinCodeDemoTests",
-            dependencies: ["pincode-demo", "StatefulControls"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -36,8 +36,7 @@
  * print or exit); an allocation is always made before the structure it joins is changed, so a
  * failure leaves the table as it was.
  */
-#define JUDYERROR_NOTEST 1
-#include <Judy.h>
+#include "../CJudy/CJudy.h" /* the system library target: defines JUDYERROR_NOTEST, includes Judy.h */
 #include <string.h>
 
 #include "CStateResolver.h"

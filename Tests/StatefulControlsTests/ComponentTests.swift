@@ -19,7 +19,7 @@ struct ComponentTests {
         #expect(button.titleColor == .purple)
         button.isEnabled = false
         #expect(button.titleColor == .purple) // still visited
-        #expect(button.state.description == "disabled | visited")
+        #expect(button.state.description == "disabled | org.statefulcontrols.visited")
     }
 
     @Test func typingAValidCode() {
@@ -105,7 +105,7 @@ struct ComponentTests {
         pin.validator = { _ in true }
         #expect(pin.state.contains(.valid))
         #expect(pin.dots.allSatisfy { $0.fillColor == .green })
-        #expect(pin.explain(\PinDot.isValid, of: pin.dots[0]).description.contains("containing(valid)"))
+        #expect(pin.explain(\PinDot.isValid, of: pin.dots[0]).description.contains("containing(org.statefulcontrols.valid)"))
     }
 
     @Test func theDefaultValidator() {

@@ -106,11 +106,14 @@ struct DeclarativeStateTests {
         let twice = Transition<SearchView> { _, mutations, completion in
             mutations(); mutations(); completion(true)
         }
-        view.state.apply { $0.locked() }.viaTransition(twice)
+        var outcome: Result<Void, TransitionError>?
+        view.state.apply { $0.locked() }.viaTransition(twice) { outcome = $0 }
         #expect(view.log == ["set locked"])
         #expect(violations.map(\.description) == ["the transition to state locked() called its mutations more than once; the extra call was ignored"])
+        // The completion hears of the violation too, as violationHandler's documentation says.
+        guard case .failure(let twiceError) = outcome else { Issue.record("expected a failure"); return }
+        #expect(twiceError == violations.first)
         let never = Transition<SearchView> { _, _, completion in completion(true) }
-        var outcome: Result<Void, TransitionError>?
         view.state.apply { $0.awaiting(with: "z") }.viaTransition(never) { outcome = $0 }
         #expect(view.state.currentIdentifier == "locked()" && view.keyword == "")
         #expect(violations.count == 2)

@@ -21,7 +21,7 @@ final class TrackedControl: Control {
     override func continueTracking(_ touch: Touch, with event: Event?) -> Bool {
         trackingCalls.append("continue"); return continues
     }
-    override func endTracking(_ touch: Touch?, with event: Event?) { trackingCalls.append("end") }
+    override func endTracking(_ touch: Touch, with event: Event?) { trackingCalls.append("end") }
     override func cancelTracking(with event: Event?) { trackingCalls.append("cancel") }
 
     func down(_ x: Double, _ y: Double = 20, taps: Int = 1) { touchesBegan(Touch(location: Point(x: x, y: y), tapCount: taps, phase: .began)) }

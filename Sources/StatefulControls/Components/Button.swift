@@ -14,8 +14,10 @@ open class Button: Control {
 }
 
 extension ControlState {
-    /// A link-like control that was visited (allocated by name from the application range).
-    public static let visited = try! ControlState.allocate(named: "visited")
+    /// A link-like control that was visited: `0x01000000`, named
+    /// `org.statefulcontrols.visited`. A state of the library's own, from the reserved range,
+    /// so all eight application states stay the app's.
+    public static let visited = ControlState.reserved(ControlState(rawValue: 1 << 24), named: "org.statefulcontrols.visited")
 }
 
 /// A button that remembers it was tapped, as a web link remembers it was visited: a custom
@@ -28,13 +30,13 @@ public final class VisitableButton: Button {
     /// Creates a button, blue until visited, purple after.
     public override init(title: String = "", frame: Rect = Rect(x: 0, y: 0, width: 120, height: 44)) {
         super.init(title: title, frame: frame)
-        try! register(.visited, for: \.isVisited)
+        register(.visited, in: .reserved, for: \.isVisited)
         setValue(Color.blue, for: \.titleColor, forInvertedState: .visited)
         setValue(Color.purple, for: \.titleColor, forAllStatesContained: .visited)
     }
 
     /// A completed tap visits the button.
-    public override func endTracking(_ touch: Touch?, with event: Event?) {
+    public override func endTracking(_ touch: Touch, with event: Event?) {
         super.endTracking(touch, with: event)
         if event?.events.contains(.touchUpInside) == true { isVisited = true }
     }

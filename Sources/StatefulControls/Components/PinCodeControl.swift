@@ -1,18 +1,21 @@
-/// Allocated together, so the bits (and descriptions) come in this order.
-private let pinCodeStates = ["filled", "valid", "invalid"].map { try! ControlState.allocate(named: $0) }
-
+// The components' states and events come from the ranges UIKit keeps for the framework
+// (states 0xFF000000, events 0xF0000000): every application bit stays the app's.
 extension ControlState {
-    /// Every digit of a PIN code is entered.
-    public static let filled = pinCodeStates[0]
-    /// The entered PIN code is complete and accepted by the validator.
-    public static let valid = pinCodeStates[1]
-    /// The entered PIN code is complete and rejected by the validator.
-    public static let invalid = pinCodeStates[2]
+    /// Every digit of a PIN code is entered: `0x02000000`, named `org.statefulcontrols.filled`
+    /// (reserved range).
+    public static let filled = ControlState.reserved(ControlState(rawValue: 1 << 25), named: "org.statefulcontrols.filled")
+    /// The entered PIN code is complete and accepted by the validator: `0x04000000`, named
+    /// `org.statefulcontrols.valid` (reserved range).
+    public static let valid = ControlState.reserved(ControlState(rawValue: 1 << 26), named: "org.statefulcontrols.valid")
+    /// The entered PIN code is complete and rejected by the validator: `0x08000000`, named
+    /// `org.statefulcontrols.invalid` (reserved range).
+    public static let invalid = ControlState.reserved(ControlState(rawValue: 1 << 27), named: "org.statefulcontrols.invalid")
 }
 
 extension ControlEvents {
-    /// A PIN code control became filled (an application-range event).
-    public static let typeComplete = try! ControlEvents.application(1 << 24)
+    /// A PIN code control became filled: `0x10000000`, from the framework's range
+    /// ``systemReserved``, so the whole application range stays the app's.
+    public static let typeComplete = ControlEvents(rawValue: 1 << 28)
 }
 
 /// One dot of a ``PinCodeControl``: a control of its own, selected while its digit is entered,
@@ -34,8 +37,8 @@ public final class PinDot: Control {
     /// Creates a dot with the standard appearance per state.
     public init() {
         super.init(frame: Rect(x: 0, y: 0, width: 16, height: 16))
-        try! register(.valid, for: \.isValid)
-        try! register(.invalid, for: \.isInvalid)
+        register(.valid, in: .reserved, for: \.isValid)
+        register(.invalid, in: .reserved, for: \.isInvalid)
         // Entered digits are filled; the PIN's verdict and the control's mode colour them.
         setValue(Color.white, for: \.fillColor, when: .containing(.selected))
         setValue(Color.blue, for: \.fillColor, when: .containing([.selected, .highlighted], priority: 1100))
@@ -77,17 +80,17 @@ public final class PinCodeControl: Control {
     /// Creates a PIN control of `codeLength` digits, validated by `validator` (by default
     /// ``isAcceptable(_:)``).
     public init(codeLength: Int = 4, validator: @escaping @MainActor (String) -> Bool = PinCodeControl.isAcceptable) {
-        precondition(codeLength > 0, "a PIN code needs at least one digit")
+        if codeLength < 1 { misuse("PinCodeControl(codeLength: \(codeLength)): a PIN code needs at least one digit") }
         self.codeLength = codeLength
         self.validator = validator
         self.dots = (0..<codeLength).map { _ in PinDot() }
         super.init(frame: Rect(x: 0, y: 0, width: Double(codeLength) * 24, height: 24))
         for dot in dots { addSubview(dot) }
-        try! register(.filled, named: "code is complete") { $0.code.count == $0.codeLength }
-        try! register(.valid, named: "complete code accepted by the validator") {
+        register(.filled, in: .reserved, named: "code is complete") { $0.code.count == $0.codeLength }
+        register(.valid, in: .reserved, named: "complete code accepted by the validator") {
             $0.code.count == $0.codeLength && $0.validator($0.code)
         }
-        try! register(.invalid, named: "complete code rejected by the validator") {
+        register(.invalid, in: .reserved, named: "complete code rejected by the validator") {
             $0.code.count == $0.codeLength && !$0.validator($0.code)
         }
         for dot in dots {

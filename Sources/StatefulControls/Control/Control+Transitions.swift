@@ -10,12 +10,17 @@ extension Control {
 
     /// Closes a transition. Closing the outermost one applies the state once, then sends the
     /// queued events in the order they were sent.
+    ///
+    /// Stops the program (a programmer error, in release builds too) when no transition is
+    /// open: pair every ``beginTransition()`` with one commit or end, or use
+    /// ``performTransition(commit:_:)``.
     public func commitTransition() {
         finishTransition(commit: true)
     }
 
     /// Closes a transition without applying. Closing the outermost one drops the queued events;
-    /// the state is applied at the next factor change or ``updateState()``.
+    /// the state is applied at the next factor change or ``updateState()``. Stops the program
+    /// when no transition is open, as ``commitTransition()`` does.
     public func endTransition() {
         finishTransition(commit: false)
     }
@@ -29,7 +34,9 @@ extension Control {
     }
 
     private func finishTransition(commit: Bool) {
-        precondition(transitionDepth > 0, "\(type(of: self)): commitTransition() or endTransition() without beginTransition()")
+        if transitionDepth == 0 {
+            misuse("\(type(of: self)).\(commit ? "commitTransition" : "endTransition")() without beginTransition(); pair each beginTransition() with one commit or end, or use performTransition(_:)")
+        }
         transitionDepth -= 1
         guard transitionDepth == 0 else { return }
         let events = queuedEvents

@@ -12,6 +12,12 @@ extension Control {
     /// ```swift
     /// pin.setValue(true, for: \.isEnabled, of: submit, when: .containing([.filled, .valid]))
     /// ```
+    ///
+    /// Stops the program, with a message, if the resolver runs out of memory or of ids (as
+    /// Swift stops on a failed allocation); ``StateResolver/setValue(_:for:of:when:)`` throws
+    /// those conditions instead.
+    ///
+    /// - Complexity: O(log *n*) in the bound rules, plus the write when the value wins.
     public func setValue<Target: AnyObject, Value>(
         _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor
@@ -19,7 +25,7 @@ extension Control {
         do {
             try resolver.setValue(value, for: keyPath, of: target, when: descriptor)
         } catch {
-            preconditionFailure("\(type(of: self)).setValue(_:for:of:when:): \(error)")
+            fatalError("StatefulControls: \(type(of: self)).setValue(_:for:of:when:): \(error)")
         }
     }
 

@@ -70,9 +70,9 @@ open class Control: View {
     /// Called when the tracked touch moves; return false to stop tracking it.
     open func continueTracking(_ touch: Touch, with event: Event?) -> Bool { true }
 
-    /// Called when tracking ends: the touch was lifted, or ``continueTracking(_:with:)``
-    /// returned false (then `event` is nil).
-    open func endTracking(_ touch: Touch?, with event: Event?) {}
+    /// Called when tracking ends with the touch that ended it: it was lifted (`event` is the
+    /// touch-up event), or ``continueTracking(_:with:)`` returned false (`event` is nil).
+    open func endTracking(_ touch: Touch, with event: Event?) {}
 
     /// Called when tracking is cancelled.
     open func cancelTracking(with event: Event?) {}
@@ -138,19 +138,19 @@ struct CustomState {
 }
 
 extension Control {
-    func registerCustomState(_ state: ControlState, source: String,
-                             isActive: @escaping @MainActor (Control) -> Bool) throws(CustomStateError) {
-        let hex = "0x" + String(state.rawValue, radix: 16, uppercase: true)
+    /// Registers a custom state; `range` is the application range for apps and the reserved
+    /// range for the library's own components.
+    func registerCustomState(_ state: ControlState, source: String, in range: ControlState,
+                             isActive: @escaping @MainActor (Control) -> Bool) {
+        let name = "\(type(of: self)).register"
         guard !state.isEmpty else {
-            throw CustomStateError(description: "cannot register an empty custom state for \(source)")
+            misuse("\(name): an empty state for \(source); register a state from ControlState.allocate(named:)")
         }
-        guard ControlState.application.isSuperset(of: state) else {
-            throw CustomStateError(description:
-                "custom state \(hex) for \(source) lies outside the application range 0x00FF0000")
+        guard range.isSuperset(of: state) else {
+            misuse("\(name): state \(state.hexadecimal) for \(source) lies outside the application range 0x00FF0000; allocate custom states with ControlState.allocate(named:)")
         }
         if let clash = customStates.first(where: { !$0.state.isDisjoint(with: state) }) {
-            throw CustomStateError(description:
-                "custom state [\(state)] for \(source) collides with [\(clash.state)] already registered on this \(type(of: self)) for \(clash.source)")
+            misuse("\(name): state [\(state)] for \(source) is already registered on this control for \(clash.source); register each state once per control")
         }
         customStates.append(CustomState(state: state, source: source, isActive: isActive))
         updateState()

@@ -10,24 +10,38 @@ extension StateConfigurable {
     /// `inverted`).
     ///
     /// Declare the property with ``StateFactor`` so that its changes update the state. `name`
-    /// (by default the key path's description) identifies the registration in error messages.
-    /// - Throws: ``CustomStateError`` when `state` is empty, has a bit outside the application
-    ///   range `0x00FF0000`, or shares a bit with a state already registered on this control.
+    /// (by default the key path's description) identifies the registration in messages.
+    ///
+    /// Stops the program (a programmer error, in release builds too) when `state` is empty, has
+    /// a bit outside the application range `0x00FF0000`, or shares a bit with a state already
+    /// registered on this control.
     public func register(_ state: ControlState, for keyPath: KeyPath<Self, Bool>, inverted: Bool = false,
-                         named name: String? = nil) throws(CustomStateError) {
-        try registerCustomState(state, source: (name ?? "\(keyPath)") + (inverted ? " (inverted)" : "")) {
-            ($0 as! Self)[keyPath: keyPath] != inverted
-        }
+                         named name: String? = nil) {
+        register(state, in: .application, for: keyPath, inverted: inverted, named: name)
     }
 
     /// Registers a custom state that is on while `predicate` returns true for the control.
     ///
     /// The state is re-evaluated when a factor changes (declare the inputs with
-    /// ``StateFactor``) or when ``Control/updateState()`` is called.
-    /// - Throws: ``CustomStateError`` as ``register(_:for:inverted:named:)``.
+    /// ``StateFactor``) or when ``Control/updateState()`` is called. Stops the program on the
+    /// mistakes listed in ``register(_:for:inverted:named:)``.
     public func register(_ state: ControlState, named name: String = "a predicate",
-                         when predicate: @escaping @MainActor (Self) -> Bool) throws(CustomStateError) {
-        try registerCustomState(state, source: name) { predicate($0 as! Self) }
+                         when predicate: @escaping @MainActor (Self) -> Bool) {
+        register(state, in: .application, named: name, when: predicate)
+    }
+
+    /// Registers a state of `range`: the application range for apps, the reserved range for
+    /// the library's own components.
+    func register(_ state: ControlState, in range: ControlState, for keyPath: KeyPath<Self, Bool>,
+                  inverted: Bool = false, named name: String? = nil) {
+        register(state, in: range, named: (name ?? "\(keyPath)") + (inverted ? " (inverted)" : "")) {
+            $0[keyPath: keyPath] != inverted
+        }
+    }
+
+    func register(_ state: ControlState, in range: ControlState, named name: String,
+                  when predicate: @escaping @MainActor (Self) -> Bool) {
+        registerCustomState(state, source: name, in: range) { predicate(unsafeDowncast($0, to: Self.self)) }
     }
 
     /// Binds `value` to the control's own `keyPath` for the states `descriptor` matches.

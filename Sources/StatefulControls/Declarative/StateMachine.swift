@@ -57,21 +57,23 @@ public final class StateMachine<Subject: AnyObject> {
         }
         isTransitioning = true
         var mutated = false, completed = false
+        var violation: TransitionError?
         transition.body(subject, { [weak self] in
-            guard !mutated else { return Self.report(.mutationsCalledTwice(state.identifier)) }
+            guard !mutated else {
+                violation = violation ?? .mutationsCalledTwice(state.identifier)
+                return Self.report(.mutationsCalledTwice(state.identifier))
+            }
             mutated = true
             mutations(subject)
             self?.currentIdentifier = state.identifier
         }, { [weak self] _ in
             guard !completed else { return Self.report(.completedTwice(state.identifier)) }
             completed = true
-            if mutated {
-                completion?(.success(()))
-            } else {
-                let violation = TransitionError.completedWithoutMutations(state.identifier)
-                Self.report(violation)
-                completion?(.failure(violation))
+            if !mutated {
+                violation = .completedWithoutMutations(state.identifier)
+                Self.report(violation!)
             }
+            completion?(violation.map { .failure($0) } ?? .success(()))
             self?.finishTransition()
         })
     }

@@ -28,8 +28,14 @@ public final class Action {
     private let handler: @MainActor (Action) -> Void
 
     /// Creates an action; without an identifier it gets a unique one.
+    ///
+    /// Stops the program (a programmer error, in release builds too) when `identifier` is
+    /// empty: pass nil for a unique one.
     public init(identifier: Identifier? = nil, handler: @escaping @MainActor (Action) -> Void) {
         if let identifier {
+            if identifier.rawValue.isEmpty {
+                misuse("Action(identifier: \"\"): an action identifier names the action; pass a non-empty one, or nil for a unique one")
+            }
             self.identifier = identifier
         } else {
             Self.nextIdentifier += 1

@@ -54,28 +54,24 @@ public struct ControlEvents: OptionSet, Hashable, Sendable {
     /// Every event.
     public static let allEvents = ControlEvents(rawValue: 0xFFFF_FFFF)
 
-    /// A custom event in the application range.
+    /// A custom event in the application range `0x0F000000`, which is wholly the app's (the
+    /// library's own events, such as ``typeComplete``, use ``systemReserved``).
     ///
     /// ```swift
     /// extension ControlEvents {
-    ///     static let typeComplete = try! ControlEvents.application(1 << 24)
+    ///     static let saved = ControlEvents.application(1 << 24)
     /// }
     /// ```
-    /// - Throws: ``ControlEventError`` when `rawValue` is empty or has a bit outside `0x0F000000`.
-    public static func application(_ rawValue: UInt) throws(ControlEventError) -> ControlEvents {
+    ///
+    /// Stops the program (a programmer error, in release builds too) when `rawValue` is empty
+    /// or has a bit outside `0x0F000000`.
+    public static func application(_ rawValue: UInt) -> ControlEvents {
         let events = ControlEvents(rawValue: rawValue)
         guard !events.isEmpty, applicationReserved.isSuperset(of: events) else {
-            throw ControlEventError(description:
-                "custom event 0x\(String(rawValue, radix: 16, uppercase: true)) lies outside the application range 0x0F000000")
+            misuse("ControlEvents.application(0x\(String(rawValue, radix: 16, uppercase: true))): a custom event needs bits of the application range 0x0F000000 only, such as 1 << 24")
         }
         return events
     }
-}
-
-/// An invalid custom event.
-public struct ControlEventError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What is wrong, in words.
-    public let description: String
 }
 
 extension ControlEvents: CustomStringConvertible {
@@ -86,7 +82,7 @@ extension ControlEvents: CustomStringConvertible {
         (.valueChanged, "valueChanged"), (.primaryActionTriggered, "primaryActionTriggered"),
         (.menuActionTriggered, "menuActionTriggered"), (.editingDidBegin, "editingDidBegin"),
         (.editingChanged, "editingChanged"), (.editingDidEnd, "editingDidEnd"),
-        (.editingDidEndOnExit, "editingDidEndOnExit"),
+        (.editingDidEndOnExit, "editingDidEndOnExit"), (.typeComplete, "typeComplete"),
     ]
 
     /// The events' names joined by `" | "`; other bits in hexadecimal.

@@ -15,21 +15,28 @@ public struct Selector<Target: AnyObject>: Sendable {
     public let name: String
     let perform: @MainActor (Target, Control, Event) -> Void
 
-    /// A selector for a method that takes no argument.
+    /// The name, which must not be empty: it identifies the action.
+    private static func checked(_ name: String) -> String {
+        if name.isEmpty { misuse("Selector(\"\", …): a selector's name identifies its action; pass the method's name") }
+        return name
+    }
+
+    /// A selector for a method that takes no argument. Stops the program when `name` is empty
+    /// (as do the other initialisers).
     public init(_ name: String, _ method: @escaping @MainActor (Target) -> () -> Void) {
-        self.name = name
+        self.name = Self.checked(name)
         self.perform = { target, _, _ in method(target)() }
     }
 
     /// A selector for a method that takes the sending control.
     public init(_ name: String, _ method: @escaping @MainActor (Target) -> (Control) -> Void) {
-        self.name = name
+        self.name = Self.checked(name)
         self.perform = { target, sender, _ in method(target)(sender) }
     }
 
     /// A selector for a method that takes the sending control and the event.
     public init(_ name: String, _ method: @escaping @MainActor (Target) -> (Control, Event) -> Void) {
-        self.name = name
+        self.name = Self.checked(name)
         self.perform = { target, sender, event in method(target)(sender, event) }
     }
 }

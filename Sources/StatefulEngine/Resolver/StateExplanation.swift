@@ -1,4 +1,4 @@
-import CStateResolver
+internal import CStateResolver
 
 /// Why a key path of a target gets the value it gets in a state: every rule bound to it, in
 /// resolution order, matched or not, and the default.

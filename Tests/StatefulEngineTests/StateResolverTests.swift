@@ -1,6 +1,6 @@
 import CJudyFaultInjection
 import Testing
-@testable import StatefulControls
+@testable import StatefulEngine
 
 /// A target that records every write to its properties.
 final class Recorder {

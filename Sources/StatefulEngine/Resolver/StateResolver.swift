@@ -1,4 +1,4 @@
-import CStateResolver
+internal import CStateResolver
 
 /// Resolves and applies values bound to (target, key path, state descriptor).
 ///
@@ -31,7 +31,7 @@ public final class StateResolver {
     /// changes are skipped (its bindings are gone, its id is never reused) and no other
     /// binding's value moves.
     private(set) var mutationCount = 0
-    var isApplying = false
+    package internal(set) var isApplying = false
     var requestedState: ControlState
 
     /// The most rounds one ``apply(_:)`` runs when setters keep changing the state.
@@ -48,7 +48,7 @@ public final class StateResolver {
             if let predicateContext { Unmanaged<PredicateBox>.fromOpaque(predicateContext).release() }
         }, Unmanaged.passUnretained(slab).toOpaque())
         guard status == CSR_OK, let table else {
-            preconditionFailure("StateResolver: cannot create the rule table: out of memory")
+            fatalError("StatefulControls: StateResolver cannot create its rule table: out of memory")
         }
         self.table = table
         self.appliedState = state
@@ -191,7 +191,7 @@ public final class StateResolver {
     /// Traps on a status that only a corrupt table can produce.
     static func expectSuccess(_ status: csr_status) {
         do { try ResolverError.check(status) } catch {
-            preconditionFailure("StateResolver: \(error) (status \(status.rawValue))")
+            internalInconsistency("StateResolver: \(error) (status \(status.rawValue))")
         }
     }
 

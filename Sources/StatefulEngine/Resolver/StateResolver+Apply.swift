@@ -1,4 +1,4 @@
-import CStateResolver
+internal import CStateResolver
 
 extension StateResolver {
     /// Moves the resolver to `state`, writing exactly the bound values that differ between

@@ -1,4 +1,4 @@
-import CStateResolver
+internal import CStateResolver
 
 /// A value boxed with its static type, so a setter unboxes it without a dynamic cast.
 final class ValueBox<Value>: AnyValueBox {
@@ -35,14 +35,14 @@ final class ValueSlab {
     }
 
     func remove(_ handle: csr_value) {
-        precondition(values[Int(handle)] != nil, "value handle \(handle) released twice")
+        if values[Int(handle)] == nil { internalInconsistency("value handle \(handle) released twice") }
         values[Int(handle)] = nil
         freeHandles.append(handle)
     }
 
     subscript(handle: csr_value) -> AnyValueBox {
         guard let value = values[Int(handle)] else {
-            preconditionFailure("value handle \(handle) used after release")
+            internalInconsistency("value handle \(handle) used after release")
         }
         return value
     }

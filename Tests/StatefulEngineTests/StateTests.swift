@@ -1,5 +1,5 @@
 import Testing
-@testable import StatefulControls
+@testable import StatefulEngine
 
 @Suite("ControlState and StateDescriptor")
 struct StateTests {
@@ -13,11 +13,25 @@ struct StateTests {
         #expect(ControlState.reserved.rawValue == 0xFF00_0000)
     }
 
-    @Test func descriptionNamesTheStates() {
+    @Test func descriptionNamesTheStates() throws {
+        let on = try ControlState.allocate(named: "com.example.tests.on")
         #expect(ControlState.normal.description == "normal")
         #expect(ControlState([.selected, .highlighted]).description == "highlighted | selected")
-        #expect(ControlState([.focused, .switchOn]).description == "focused | test.switch.on")
-        #expect(ControlState(rawValue: 0x0100_0000).description == "0x1000000")
+        #expect(ControlState([.focused, on]).description == "focused | com.example.tests.on")
+        #expect(ControlState(rawValue: 0x8000_0000).description == "0x80000000")
+    }
+
+    @Test func theAllocatorHandsOutEachBitOnceAndThenFailsNamingTheHolders() throws {
+        let allocator = CustomStateNames()
+        var states: [ControlState] = []
+        for index in 0..<8 { states.append(try allocator.allocate(named: "com.example.s\(index)")) }
+        #expect(Set(states).count == 8)
+        #expect(states.reduce(ControlState()) { $0.union($1) } == .application)
+        #expect(try allocator.allocate(named: "com.example.s3") == states[3])
+        let error = #expect(throws: CustomStateError.self) { try allocator.allocate(named: "com.example.ninth") }
+        #expect(error?.name == "com.example.ninth")
+        #expect(error?.holders == (0..<8).map { "com.example.s\($0)" })
+        #expect(error?.description.contains("all 8 bits") == true)
     }
 
     @Test func defaultPrioritiesFollowTheDesign() {

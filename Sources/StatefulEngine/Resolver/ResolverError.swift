@@ -1,4 +1,4 @@
-import CStateResolver
+internal import CStateResolver
 
 /// An error from the state resolver.
 public struct ResolverError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -35,7 +35,8 @@ public struct ControlState: OptionSet, Hashable, Sendable {
     /// The range of custom states for applications and libraries (`0x00FF0000`).
     public static let application = ControlState(rawValue: 0x00FF_0000)
 
-    /// The range reserved for the framework (`0xFF000000`).
+    /// The range reserved for the framework (`0xFF000000`): the states of the library's own
+    /// components (`visited`, `filled`, `valid`, `invalid`) live here, never in the app's range.
     public static let reserved = ControlState(rawValue: 0xFF00_0000)
 }
 
@@ -54,16 +55,8 @@ extension ControlState: CustomStringConvertible {
             names.append(name)
             rest.remove(state)
         }
-        let custom = CustomStateAllocator.shared.names
-        var bit: UInt = 1
-        while rest.rawValue != 0 && bit != 0 {
-            if rest.rawValue & bit != 0 {
-                let state = ControlState(rawValue: bit)
-                names.append(custom[state] ?? "0x" + String(bit, radix: 16, uppercase: true))
-                rest.remove(state)
-            }
-            bit <<= 1
-        }
+        let custom = CustomStateNames.shared.all
+        for bit in rest.bits { names.append(custom[bit] ?? bit.hexadecimal) }
         return names.joined(separator: " | ")
     }
 }

@@ -1,0 +1,15 @@
+/*
+ * Judy arrays (http://judy.sourceforge.net), the system library CStateResolver stores its rules
+ * in. Debian and Ubuntu ship it as libjudy-dev (no pkg-config file), which `make deps` installs.
+ */
+#ifndef CJUDY_H
+#define CJUDY_H
+
+#if __has_include(<Judy.h>)
+#define JUDYERROR_NOTEST 1
+#include <Judy.h>
+#else
+#error "Judy.h not found: StatefulControls needs the Judy library. On Debian or Ubuntu: apt-get install libjudy-dev (or run `make deps`)."
+#endif
+
+#endif
