@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 JUDY_HEADER := /usr/include/Judy.h
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo demo-tty bench bench-ir sanitize leakcheck fuzz stress check docs clean
+.PHONY: help deps build test demo demo-tty bench bench-ir sanitize leakcheck fuzz stress clients check docs clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -102,7 +102,10 @@ demo-tty: deps ## Drive the interactive demo in a real terminal (tmux): keys, re
 	$(SWIFT) build --package-path $(DEMO) --product pincode-demo
 	$(DEMO)/Tests/Interactive/demo-in-tmux.sh $(DEMO)/.build/debug/pincode-demo
 
-check: leakcheck fuzz stress demo-tty sanitize ## Everything beyond make test: leaks, fuzzing, stress, the terminal demo, sanitizers
+clients: deps ## Throwaway client packages: the engine alone off the main thread; a client resolves no other package
+	SWIFT=$(SWIFT) Tests/Clients/check-clients.sh
+
+check: clients leakcheck fuzz stress demo-tty sanitize ## Everything beyond make test: clients, leaks, fuzzing, stress, the terminal demo, sanitizers
 
 docs: deps ## Build the DocC documentation into .build/docs
 	$(SWIFT) build --target StatefulControls -Xswiftc -emit-symbol-graph \

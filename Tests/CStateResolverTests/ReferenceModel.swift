@@ -1,5 +1,6 @@
 import SeededRandom
 import CStateResolver
+import StatefulEngine
 
 /// The resolution semantics of DESIGN.md §3, written the obvious way (filter, then max by
 /// priority and recency) to check the C table against.
@@ -14,15 +15,21 @@ struct ReferenceModel {
 
     static func key(_ target: UInt32, _ keyPath: UInt32) -> UInt64 { UInt64(target) << 32 | UInt64(keyPath) }
 
+    /// Whether a rule matches: the library's one Swift formula (`StateDescriptor.matches`)
+    /// for the five mask modes, the test predicate for custom rules. (The C resolver and the C
+    /// reference model in Tests/CResolverChecks keep their own copies on purpose: they are the
+    /// implementations under test.)
     static func matches(_ r: Rule, _ s: UInt64) -> Bool {
-        switch r.mode {
-        case CSR_EXACTLY: s == r.mask
-        case CSR_CONTAINING: s & r.mask == r.mask
-        case CSR_NOT_CONTAINING: s & r.mask != r.mask
-        case CSR_CONTAINING_ANY: s & r.mask != 0
-        case CSR_CONTAINING_NONE: s & r.mask == 0
-        default: TestPredicate.matches(r.predicateID, s)
+        let mask = ControlState(rawValue: UInt(r.mask))
+        let descriptor: StateDescriptor = switch r.mode {
+        case CSR_EXACTLY: .exactly(mask)
+        case CSR_CONTAINING: .containing(mask)
+        case CSR_NOT_CONTAINING: .notContaining(mask)
+        case CSR_CONTAINING_ANY: .containingAny(mask)
+        case CSR_CONTAINING_NONE: .containingNone(mask)
+        default: return TestPredicate.matches(r.predicateID, s)
         }
+        return descriptor.matches(ControlState(rawValue: UInt(s)))
     }
 
     private static func sameIdentity(_ r: Rule, _ d: csr_descriptor) -> Bool {

@@ -1,56 +1,67 @@
 import Testing
 import StatefulControls
 
-// The README's usage examples, kept compiling and checked.
-
-extension ControlState { static let readmeOn = try! ControlState.allocate(named: "myapp.on") }
+// README.md's code blocks, verbatim (chunk by chunk, as `expectEveryBlock` checks), with what
+// they claim asserted after them.
 
 final class Toggle: Control {
-    @StateFactor var isOn = false
+    @StateFactor var isOn = false          // changing it re-applies the state: no update() to call
     var label = "off"
-    override init(frame: Rect = .zero) {
-        super.init(frame: frame)
-        try! register(.readmeOn, for: \.isOn)
-        setValue("on", for: \.label, when: .containing(.readmeOn))
+    init(on: ControlState) {
+        super.init()
+        register(on, for: \.isOn)
+        setValue("on", for: \.label, when: .containing(on))
     }
 }
+
+extension ControlEvents { static let saved = ControlEvents.application(1 << 24) }
 
 @MainActor
 @Suite("README examples")
 struct ReadmeExampleTests {
+    @Test func everyBlockIsHere() {
+        expectEveryBlock(of: "README.md", isIn: #filePath)
+    }
+
     @Test func pinAndSubmit() {
+        // A control's state is computed from its factors; values bound to states follow it.
         let pin = PinCodeControl(codeLength: 4)
         let submit = Button(title: "Submit")
         submit.isEnabled = false
+
+        // A dependency between controls: bound, not coded.
         pin.setValue(true, for: \.isEnabled, of: submit, when: .containing([.filled, .valid]))
         pin.setValue(Color.grey, for: \.titleColor, of: submit, when: .containing(.disabled))
-        var completed: [ControlState] = []
-        pin.addAction(Action { _ in completed.append(pin.state) }, for: .typeComplete)
-        pin.insertText("1357")
-        #expect(completed == [[.filled, .valid]] && submit.isEnabled)
-        pin.deleteBackward()
+
+        pin.addAction(Action { _ in print("complete: \(pin.state)") }, for: .typeComplete)
+        pin.insertText("1357")        // prints "complete: org.statefulcontrols.filled | org.statefulcontrols.valid"
+        #expect(pin.state.description == "org.statefulcontrols.filled | org.statefulcontrols.valid")
+        #expect(submit.isEnabled)
+        pin.deleteBackward()          // submit.isEnabled == false again (its default)
+        print(pin.explain(\Button.isEnabled, of: submit))
         #expect(!submit.isEnabled)
-        #expect(pin.explain(\Button.isEnabled, of: submit).description.contains("containing(filled | valid)")
-                || pin.explain(\Button.isEnabled, of: submit).description.contains("containing(valid | filled)"))
+        #expect(pin.explain(\Button.isEnabled, of: submit).candidates.map(\.descriptor) == [.containing([.filled, .valid])])
     }
 
-    @Test func toggle() {
-        let toggle = Toggle()
+    @Test func toggle() throws {
+        let on = try ControlState.allocate(named: "com.example.toggle.on")
+        let toggle = Toggle(on: on)
         toggle.isOn = true
-        #expect(toggle.label == "on")
+        #expect(toggle.state == on && toggle.label == "on")
         toggle.isOn = false
         #expect(toggle.label == "off")
+        #expect(ControlEvents.saved.rawValue == 1 << 24)
     }
 
     @Test func resolverAlone() throws {
         final class Badge { var color = "black" }
-        let label = Badge()
+        let badge = Badge()
         let resolver = StateResolver()
-        try resolver.setValue("blue", for: \.color, of: label, when: .containing(.selected))
-        try resolver.setValue("grey", for: \.color, of: label, when: .containing(.disabled, priority: 2000))
-        try resolver.apply([.selected, .disabled])
-        #expect(label.color == "grey")
-        try resolver.apply(.normal)
-        #expect(label.color == "black")
+        try resolver.setValue("blue", for: \.color, of: badge, when: .containing(.selected))
+        try resolver.setValue("grey", for: \.color, of: badge, when: .containing(.disabled, priority: 2000))
+        try resolver.apply([.selected, .disabled])   // badge.color == "grey": the higher priority wins
+        #expect(badge.color == "grey")
+        try resolver.apply(.normal)                  // badge.color == "black": the default, captured on first bind
+        #expect(badge.color == "black")
     }
 }

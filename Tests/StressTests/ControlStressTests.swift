@@ -21,7 +21,9 @@ struct ControlStressTests {
         func hit() { deliveries += 1 }
     }
 
-    /// A rule as the model keeps it; matching written out independently of the library.
+    /// A rule as the model keeps it. Matching is the library's one Swift formula,
+    /// `StateDescriptor.matches` (pinned by the example table of the engine's tests); the model
+    /// checks everything around it: priorities, ties, defaults, diffs and writes.
     struct Rule: Hashable {
         enum Mode: CaseIterable { case exactly, containing, notContaining, containingAny, containingNone }
         let mode: Mode, mask: UInt, priority: Int32
@@ -37,15 +39,7 @@ struct ControlStressTests {
             }
         }
 
-        func matches(_ s: UInt) -> Bool {
-            switch mode {
-            case .exactly: s == mask
-            case .containing: s & mask == mask
-            case .notContaining: s & mask != mask
-            case .containingAny: s & mask != 0
-            case .containingNone: s & mask == 0
-            }
-        }
+        func matches(_ s: UInt) -> Bool { descriptor.matches(ControlState(rawValue: s)) }
     }
 
     /// One control with its sinks and the model of its rules.

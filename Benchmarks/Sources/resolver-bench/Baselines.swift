@@ -1,6 +1,7 @@
 import SeededRandom
 import CBenchSupport
 import CStateResolver
+import StatefulEngine
 
 /// One rule as every implementation receives it.
 struct RuleSpec {
@@ -23,16 +24,20 @@ struct RuleSpec {
     /// The custom predicate every implementation uses: at least three state bits set.
     static func customPredicate(_ state: UInt64) -> Bool { state.nonzeroBitCount >= 3 }
 
-    func matches(_ state: UInt64) -> Bool {
-        switch mode {
-        case .exactly: state == mask
-        case .containing: state & mask == mask
-        case .notContaining: state & mask != mask
-        case .containingAny: state & mask != 0
-        case .containingNone: state & mask == 0
-        case .custom: Self.customPredicate(state)
+    /// The rule as the library's descriptor: its matching is the library's one formula.
+    var descriptor: StateDescriptor {
+        let state = ControlState(rawValue: UInt(mask))
+        return switch mode {
+        case .exactly: .exactly(state, priority: priority)
+        case .containing: .containing(state, priority: priority)
+        case .notContaining: .notContaining(state, priority: priority)
+        case .containingAny: .containingAny(state, priority: priority)
+        case .containingNone: .containingNone(state, priority: priority)
+        case .custom: .custom("three bits", priority: priority) { Self.customPredicate(UInt64($0.rawValue)) }
         }
     }
+
+    func matches(_ state: UInt64) -> Bool { descriptor.matches(ControlState(rawValue: UInt(state))) }
 }
 
 /// The state bits the benchmark uses: the four system states and four custom ones.
@@ -157,30 +162,17 @@ func makeToggleTable(bindings: Int, percent: Int) -> (Table, [[RuleSpec]]) {
 /// The original state-driven control library's lookup: every descriptor of a (target, key
 /// path) is kept in a dictionary; each lookup filters all of them, then takes the maximum by
 /// priority.
-struct OriginalDescriptor: Hashable {
-    let mode: RuleSpec.Mode
-    let mask: UInt64
-    let priority: Int32
-    let predicate: String?
-
-    func evaluate(_ state: UInt64) -> Bool {
-        RuleSpec(mode: mode, mask: mask, priority: priority, value: 0).matches(state)
-    }
-}
-
 struct OriginalStore {
-    var values: [OriginalDescriptor: UInt32] = [:]
+    var values: [StateDescriptor: UInt32] = [:]
 
     init(_ rules: [RuleSpec]) {
-        for rule in rules {
-            values[OriginalDescriptor(mode: rule.mode, mask: rule.mask, priority: rule.priority,
-                                      predicate: rule.mode == .custom ? "three bits" : nil)] = rule.value
-        }
+        for rule in rules { values[rule.descriptor] = rule.value }
     }
 
     @inline(never)
     func value(for state: UInt64) -> UInt32? {
-        values.filter { $0.key.evaluate(state) }.max { $0.key.priority < $1.key.priority }?.value
+        let state = ControlState(rawValue: UInt(state))
+        return values.filter { $0.key.matches(state) }.max { $0.key.priority < $1.key.priority }?.value
     }
 }
 
@@ -224,7 +216,10 @@ struct FlutterChain {
     let chain: [(matches: (UInt64) -> Bool, value: UInt32)]
 
     init(_ rules: [RuleSpec]) {
-        chain = rules.sorted { $0.priority > $1.priority }.map { rule in (rule.matches, rule.value) }
+        chain = rules.sorted { $0.priority > $1.priority }.map { rule in
+            let descriptor = rule.descriptor
+            return ({ descriptor.matches(ControlState(rawValue: UInt($0))) }, rule.value)
+        }
     }
 
     @inline(never)

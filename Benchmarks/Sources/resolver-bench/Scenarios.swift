@@ -248,15 +248,7 @@ struct Scenarios {
             let resolver = StateResolver()
             for target in targets {
                 for rule in rules where rule.mode != .custom {
-                    let state = ControlState(rawValue: UInt(rule.mask))
-                    let descriptor: StateDescriptor = switch rule.mode {
-                    case .exactly: .exactly(state)
-                    case .containing: .containing(state)
-                    case .notContaining: .notContaining(state)
-                    case .containingAny: .containingAny(state)
-                    default: .containingNone(state)
-                    }
-                    try! resolver.setValue(rule.value, for: \.value, of: target, when: descriptor)
+                    try! resolver.setValue(rule.value, for: \.value, of: target, when: rule.descriptor)
                 }
             }
             let elapsed = Double(now() - start) / Double(resolver.ruleCount)

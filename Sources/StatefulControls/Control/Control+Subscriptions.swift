@@ -1,10 +1,11 @@
 /// A subscription to a control's state, returned by ``Control/subscribe(to:_:)``.
 ///
-/// The subscription lasts until ``cancel()`` is called or the token is released.
+/// The subscription lasts until ``ObservationToken/cancel()`` is called or the token is
+/// released.
 @MainActor
-public final class StateSubscription {
+public final class StateSubscription: ObservationToken {
     let descriptor: StateDescriptor
-    var handler: (@MainActor (ControlState) -> Void)?
+    let handler: @MainActor (ControlState) -> Void
     var wasMatching: Bool
 
     init(_ descriptor: StateDescriptor, matching: Bool, handler: @escaping @MainActor (ControlState) -> Void) {
@@ -12,16 +13,6 @@ public final class StateSubscription {
         self.wasMatching = matching
         self.handler = handler
     }
-
-    /// Whether the subscription was cancelled.
-    public var isCancelled: Bool { handler == nil }
-
-    /// Stops the subscription; its handler is never called again.
-    public func cancel() { handler = nil }
-}
-
-struct WeakSubscription {
-    weak var subscription: StateSubscription?
 }
 
 extension Control {
@@ -32,19 +23,17 @@ extension Control {
     public func subscribe(to descriptor: StateDescriptor,
                           _ handler: @escaping @MainActor (ControlState) -> Void) -> StateSubscription {
         let subscription = StateSubscription(descriptor, matching: descriptor.matches(appliedState), handler: handler)
-        subscriptions.append(WeakSubscription(subscription: subscription))
+        subscriptions.append(subscription)
         return subscription
     }
 
     func notifySubscriptions() {
-        subscriptions.removeAll { $0.subscription?.handler == nil }
         let applied = appliedState
-        for entry in subscriptions {
-            guard let subscription = entry.subscription, let handler = subscription.handler else { continue }
+        subscriptions.forEach { subscription in
             let matching = subscription.descriptor.matches(applied)
             let started = matching && !subscription.wasMatching
             subscription.wasMatching = matching
-            if started { handler(applied) }
+            if started { subscription.handler(applied) }
         }
     }
 }

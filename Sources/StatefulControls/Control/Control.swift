@@ -30,7 +30,7 @@ open class Control: View {
 
     let resolver = StateResolver()
     var customStates: [CustomState] = []
-    var subscriptions: [WeakSubscription] = []
+    var subscriptions = WeakTokens<StateSubscription>()
     var transitionDepth = 0
     var queuedEvents: [Event] = []
     var registrations: [ActionRegistration] = []

@@ -6,7 +6,7 @@ public final class Application {
     /// The shared dispatcher.
     public static let shared = Application()
 
-    private var observers: [WeakDeliveryObserver] = []
+    private var observers = WeakTokens<DeliveryObserver>()
 
     private init() {}
 
@@ -23,8 +23,7 @@ public final class Application {
         let receiver = target ?? firstResponder(for: action, from: sender)
         let delivered = receiver.map { action.perform(on: $0, sender: sender, event: event) } ?? false
         let delivery = ActionDelivery(action: action, receiver: receiver, sender: sender, event: event, isDelivered: delivered)
-        observers.removeAll { $0.observer?.handler == nil }
-        for entry in observers { entry.observer?.handler?(delivery) }
+        observers.forEach { $0.handler(delivery) }
         return delivered
     }
 
@@ -32,7 +31,7 @@ public final class Application {
     /// - Returns: A token; the observation ends when it is cancelled or released.
     public func observeDeliveries(_ handler: @escaping @MainActor (ActionDelivery) -> Void) -> DeliveryObserver {
         let observer = DeliveryObserver(handler)
-        observers.append(WeakDeliveryObserver(observer: observer))
+        observers.append(observer)
         return observer
     }
 
@@ -62,16 +61,10 @@ public struct ActionDelivery {
     public let isDelivered: Bool
 }
 
-/// An observation of deliveries, returned by ``Application/observeDeliveries(_:)``.
+/// An observation of deliveries, returned by ``Application/observeDeliveries(_:)``; it lasts
+/// until ``ObservationToken/cancel()`` is called or the token is released.
 @MainActor
-public final class DeliveryObserver {
-    var handler: (@MainActor (ActionDelivery) -> Void)?
+public final class DeliveryObserver: ObservationToken {
+    let handler: @MainActor (ActionDelivery) -> Void
     init(_ handler: @escaping @MainActor (ActionDelivery) -> Void) { self.handler = handler }
-
-    /// Ends the observation.
-    public func cancel() { handler = nil }
-}
-
-struct WeakDeliveryObserver {
-    weak var observer: DeliveryObserver?
 }

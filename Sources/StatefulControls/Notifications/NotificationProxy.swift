@@ -17,33 +17,29 @@ import Foundation
 /// elsewhere run it on the main actor later, if the owner is still alive and the proxy not
 /// cancelled by then.
 @MainActor
-public final class NotificationProxy {
+public final class NotificationProxy: ObservationToken {
     /// The notification observed.
     public let name: Notification.Name
-    private let center: NotificationCenter
-    private nonisolated(unsafe) var token: NSObjectProtocol?
-    private weak var owner: View?
 
-    private init(name: Notification.Name, center: NotificationCenter, owner: View) {
+    private init(name: Notification.Name) {
         self.name = name
-        self.center = center
-        self.owner = owner
     }
 
     /// Observes `name` (from `object`, or any sender when nil) on `center` for as long as
     /// `owner` lives, calling `block` with the owner and the notification.
     ///
-    /// - Returns: The proxy, already attached to `owner`; keep it only to ``cancel()`` early.
+    /// - Returns: The proxy, already attached to `owner`; keep it only to
+    ///   ``ObservationToken/cancel()`` early, which removes the observer and detaches the proxy.
     @discardableResult
     public static func observe<Owner: View>(
         _ name: Notification.Name, object: AnyObject? = nil, center: NotificationCenter = .default,
         owner: Owner, using block: @escaping @MainActor (Owner, Notification) -> Void
     ) -> NotificationProxy {
-        let proxy = NotificationProxy(name: name, center: center, owner: owner)
-        proxy.token = center.addObserver(forName: name, object: object, queue: nil) { [weak proxy, weak owner] notification in
+        let proxy = NotificationProxy(name: name)
+        let observer = center.addObserver(forName: name, object: object, queue: nil) { [weak proxy, weak owner] notification in
             nonisolated(unsafe) let notification = notification
             let deliver: @MainActor () -> Void = {
-                guard let proxy, proxy.token != nil, let owner else { return }
+                guard let proxy, !proxy.isCancelled, let owner else { return }
                 block(owner, notification)
             }
             if MainQueue.isCurrent {
@@ -52,23 +48,12 @@ public final class NotificationProxy {
                 DispatchQueue.main.async(execute: deliver)
             }
         }
+        proxy.onCancel { [weak proxy, weak owner] in
+            center.removeObserver(observer)
+            if let proxy { owner?.detach(proxy) }
+        }
         owner.attach(proxy)
         return proxy
-    }
-
-    /// Whether the proxy was cancelled.
-    public var isCancelled: Bool { token == nil }
-
-    /// Removes the observer and detaches the proxy from its owner.
-    public func cancel() {
-        guard let token else { return }
-        center.removeObserver(token)
-        self.token = nil
-        owner?.detach(self)
-    }
-
-    deinit {
-        if let token { center.removeObserver(token) }
     }
 }
 

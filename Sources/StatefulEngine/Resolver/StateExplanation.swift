@@ -58,6 +58,8 @@ public struct StateExplanation: CustomStringConvertible {
 
 extension StateResolver {
     /// Explains the value `keyPath` of `target` gets in `state` (by default, the applied state).
+    ///
+    /// - Complexity: O(*r* log *r*) in the pair's rules (listed in resolution order).
     public func explain<Target: AnyObject, Value>(
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, in state: ControlState? = nil
     ) -> StateExplanation {

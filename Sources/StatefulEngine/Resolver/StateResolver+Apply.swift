@@ -11,6 +11,9 @@ extension StateResolver {
     /// newest requested state once the current round of writes is done, so the last request
     /// wins and writes never interleave.
     ///
+    /// - Complexity: O(*c*) in the bindings whose value changes, when the pair of states was
+    ///   diffed before (one cached lookup); O(*n*) in the bound pairs for a pair of states seen
+    ///   for the first time.
     /// - Returns: The number of values written.
     /// - Throws: ``ResolverError/cycle`` when setters keep changing the requested state for
     ///   more than 64 rounds; the resolver stays at the last state it applied.

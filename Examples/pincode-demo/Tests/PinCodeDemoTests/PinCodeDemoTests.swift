@@ -22,7 +22,7 @@ struct PinCodeDemoTests {
         let last = frames[4]
         #expect(line(last, "dots") == "  dots    " + (1...4).map { "\($0): fill green, border green, width 1" }.joined(separator: " | "))
         #expect(line(last, "submit") == "  submit  [ Submit ] enabled, title green")
-        #expect(line(last, "state") == "  state   filled | valid")
+        #expect(line(last, "state") == "  state   org.statefulcontrols.filled | org.statefulcontrols.valid")
         #expect(line(last, "events") == "  events  valueChanged from PinCodeControl, typeComplete from PinCodeControl")
         #expect(line(last, "pin").hasPrefix("  pin     [●] [●] [●] [●]"))
     }
@@ -32,7 +32,7 @@ struct PinCodeDemoTests {
         #expect(line(last, "dots").contains("1: fill red, border red, width 2"))
         #expect(line(last, "pin").hasPrefix("  pin     ⟦●⟧ ⟦●⟧ ⟦●⟧ ⟦●⟧"))
         #expect(line(last, "submit") == "  submit  [ Submit ] disabled, title grey")
-        #expect(line(last, "state") == "  state   filled | invalid")
+        #expect(line(last, "state") == "  state   org.statefulcontrols.filled | org.statefulcontrols.invalid")
     }
 
     @Test func backspaceClearDisableAndHighlight() throws {
@@ -58,10 +58,10 @@ struct PinCodeDemoTests {
 
     @Test func explainSaysWhyEachDotLooksAsItDoes() throws {
         let text = try frames("1234", explain: true).dropFirst(5).joined(separator: "\n\n")
-        #expect(text.contains("Why each dot looks as it does (PIN state [filled | invalid])"))
-        #expect(text.contains("dot 1, state [selected | invalid]"))
-        #expect(text.contains("winner: containing(selected | invalid) @1200 -> red"))
-        #expect(text.contains("does not match containing(selected | valid) @1200 -> green"))
+        #expect(text.contains("Why each dot looks as it does (PIN state [org.statefulcontrols.filled | org.statefulcontrols.invalid])"))
+        #expect(text.contains("dot 1, state [selected | org.statefulcontrols.invalid]"))
+        #expect(text.contains("winner: containing(selected | org.statefulcontrols.invalid) @1200 -> red"))
+        #expect(text.contains("does not match containing(selected | org.statefulcontrols.valid) @1200 -> green"))
         #expect(text.contains("The Submit button:"))
     }
 

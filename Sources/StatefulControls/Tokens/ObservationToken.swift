@@ -1,0 +1,50 @@
+/// A registration that lasts until it is cancelled or its token is released: the one mechanism
+/// behind ``StateSubscription``, ``DeliveryObserver`` and ``NotificationProxy``.
+///
+/// The source holds its tokens weakly, so releasing a token ends the registration as
+/// ``cancel()`` does.
+@MainActor
+public class ObservationToken {
+    private var onCancel: (@MainActor () -> Void)?
+
+    /// Whether the registration ended through ``cancel()``.
+    public private(set) var isCancelled = false
+
+    /// `onCancel` runs once, at ``cancel()`` or when the token is released uncancelled.
+    init(onCancel: (@MainActor () -> Void)? = nil) { self.onCancel = onCancel }
+
+    /// Ends the registration: its handler is never called again.
+    public func cancel() {
+        guard !isCancelled else { return }
+        isCancelled = true
+        let onCancel = onCancel
+        self.onCancel = nil
+        onCancel?()
+    }
+
+    /// Sets what ``cancel()`` (or the token's release) does, once the token exists.
+    func onCancel(_ body: @escaping @MainActor () -> Void) { onCancel = body }
+
+    isolated deinit { onCancel?() }
+}
+
+/// The tokens of one source, held weakly, in registration order.
+@MainActor
+struct WeakTokens<Token: ObservationToken> {
+    private struct Entry { weak var token: Token? }
+    private var entries: [Entry] = []
+
+    mutating func append(_ token: Token) { entries.append(Entry(token: token)) }
+
+    /// Calls `body` with every live token registered when the call starts (a token added by
+    /// `body` waits for the next call; one cancelled by it is skipped), then forgets released
+    /// and cancelled tokens.
+    mutating func forEach(_ body: (Token) -> Void) {
+        guard !entries.isEmpty else { return }
+        for index in entries.indices {
+            guard let token = entries[index].token, !token.isCancelled else { continue }
+            body(token)
+        }
+        entries.removeAll { $0.token?.isCancelled ?? true }
+    }
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Two throwaway client packages, made in a temporary folder, depending on this package by path:
+#  - one on the StatefulEngine product alone, which builds and resolves values on a thread that
+#    is not the main thread;
+#  - one on StatefulControls, whose resolved graph must hold no package but this one.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+swift="${SWIFT:-swift}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+mkdir -p "$work/engine-client/Sources/engine-client"
+cat > "$work/engine-client/Package.swift" <<SWIFT
+// swift-tools-version: 6.0
+import PackageDescription
+let package = Package(
+    name: "engine-client",
+    dependencies: [.package(name: "StatefulControls", path: "$root")],
+    targets: [.executableTarget(name: "engine-client",
+                                dependencies: [.product(name: "StatefulEngine", package: "StatefulControls")])]
+)
+SWIFT
+cat > "$work/engine-client/Sources/engine-client/main.swift" <<'SWIFT'
+import Foundation
+import StatefulEngine
+
+final class Badge { var color = "black" }
+
+// A toolkit's own thread owns the resolver: no main actor, no controls.
+let thread = Thread {
+    precondition(!Thread.isMainThread)
+    let badge = Badge()
+    let resolver = StateResolver()
+    do {
+        try resolver.setValue("blue", for: \.color, of: badge, when: .containing(.selected))
+        try resolver.apply(.selected)
+        print("off the main thread: \(badge.color), \(resolver.value(for: \.color, of: badge, in: .normal)!)")
+    } catch {
+        print("error: \(error)")
+    }
+    exit(badge.color == "blue" ? 0 : 1)
+}
+thread.start()
+while true { sleep(1) }
+SWIFT
+echo "engine-only client: build and run"
+"$swift" build --package-path "$work/engine-client" -q
+output="$("$work/engine-client/.build/debug/engine-client")"
+echo "  $output"
+[ "$output" = "off the main thread: blue, black" ]
+
+mkdir -p "$work/app-client/Sources/app-client"
+cat > "$work/app-client/Package.swift" <<SWIFT
+// swift-tools-version: 6.0
+import PackageDescription
+let package = Package(
+    name: "app-client",
+    dependencies: [.package(name: "StatefulControls", path: "$root")],
+    targets: [.executableTarget(name: "app-client",
+                                dependencies: [.product(name: "StatefulControls", package: "StatefulControls")])]
+)
+SWIFT
+echo 'import StatefulControls; print(ControlState.selected)' > "$work/app-client/Sources/app-client/main.swift"
+echo "library client: resolved packages"
+dependencies="$("$swift" package --package-path "$work/app-client" show-dependencies --format flatlist)"
+echo "  ${dependencies//$'\n'/, }"
+# SwiftPM names a path dependency after its folder: exactly one package, this one.
+[ "$dependencies" = "$(basename "$root" | tr 'A-Z' 'a-z')" ] || { echo "a client resolves more than this package"; exit 1; }
+echo "clients: ok"

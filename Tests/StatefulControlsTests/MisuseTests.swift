@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import StatefulControls
+
+/// Misuse stops the program with a message that names the mistake and the fix. Each test runs
+/// the misuse in a child process (an exit test) and reads what it printed.
+@Suite("Misuse stops with a message")
+struct MisuseTests {
+    /// What the child process printed to standard error.
+    static func stderr(_ result: ExitTest.Result?) -> String {
+        String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    }
+
+    @Test func registeringAStateOutsideTheApplicationRange() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await MainActor.run { Control().register(.selected, for: \.isFocused) }
+        }
+        #expect(Self.stderr(result).contains("Control.register: state 0x4 for \\Control.isFocused lies outside the application range 0x00FF0000; allocate custom states with ControlState.allocate(named:)"))
+    }
+
+    @Test func registeringOneStateTwiceOnAControl() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let state = try ControlState.allocate(named: "com.example.misuse.twice")
+            await MainActor.run {
+                let control = Control()
+                control.register(state, for: \.isSelected, named: "selection")
+                control.register(state, for: \.isFocused, named: "focus")
+            }
+        }
+        #expect(Self.stderr(result).contains("Control.register: state [com.example.misuse.twice] for focus is already registered on this control for selection; register each state once per control"))
+    }
+
+    @Test func registeringAnEmptyState() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await MainActor.run { Control().register([], named: "nothing") { _ in true } }
+        }
+        #expect(Self.stderr(result).contains("an empty state for nothing; register a state from ControlState.allocate(named:)"))
+    }
+
+    @Test func anEventOutsideTheApplicationRange() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = ControlEvents.application(1 << 12)
+        }
+        #expect(Self.stderr(result).contains("ControlEvents.application(0x1000): a custom event needs bits of the application range 0x0F000000 only"))
+    }
+
+    @Test func anEmptyEvent() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = ControlEvents.application(0)
+        }
+        #expect(Self.stderr(result).contains("ControlEvents.application(0x0)"))
+    }
+
+    @Test func committingWithoutBeginning() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await MainActor.run { Control().commitTransition() }
+        }
+        #expect(Self.stderr(result).contains("Control.commitTransition() without beginTransition(); pair each beginTransition() with one commit or end"))
+    }
+
+    @Test func endingWithoutBeginning() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await MainActor.run {
+                let control = Control()
+                control.beginTransition()
+                control.endTransition()
+                control.endTransition()
+            }
+        }
+        #expect(Self.stderr(result).contains("Control.endTransition() without beginTransition()"))
+    }
+
+    @Test func anEmptyActionIdentifier() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await MainActor.run { _ = Action(identifier: "") { _ in } }
+        }
+        #expect(Self.stderr(result).contains("Action(identifier: \"\"): an action identifier names the action"))
+    }
+
+    @Test func anEmptySelectorName() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Selector<Control>("", Control.updateState)
+        }
+        #expect(Self.stderr(result).contains("Selector(\"\", …): a selector's name identifies its action"))
+    }
+
+    @Test func anEmptyStateName() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try ControlState.allocate(named: "")
+        }
+        #expect(Self.stderr(result).contains("ControlState.allocate(named:) with an empty name; name the state in reverse-DNS form"))
+    }
+
+    @Test func aPinCodeWithoutDigits() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await MainActor.run { _ = PinCodeControl(codeLength: 0) }
+        }
+        #expect(Self.stderr(result).contains("PinCodeControl(codeLength: 0): a PIN code needs at least one digit"))
+    }
+}
