@@ -20,14 +20,14 @@ struct ReferenceModel {
     /// reference model in Tests/CResolverChecks keep their own copies on purpose: they are the
     /// implementations under test.)
     static func matches(_ r: Rule, _ s: UInt64) -> Bool {
+        guard r.mode != CSR_CUSTOM else { return TestPredicate.matches(r.predicateID, s) }
         let mask = ControlState(rawValue: UInt(r.mask))
         let descriptor: StateDescriptor = switch r.mode {
         case CSR_EXACTLY: .exactly(mask)
         case CSR_CONTAINING: .containing(mask)
         case CSR_NOT_CONTAINING: .notContaining(mask)
         case CSR_CONTAINING_ANY: .containingAny(mask)
-        case CSR_CONTAINING_NONE: .containingNone(mask)
-        default: return TestPredicate.matches(r.predicateID, s)
+        default: .containingNone(mask)
         }
         return descriptor.matches(ControlState(rawValue: UInt(s)))
     }

@@ -13,9 +13,9 @@ struct MisuseTests {
 
     @Test func registeringAStateOutsideTheApplicationRange() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            await MainActor.run { Control().register(.selected, for: \.isFocused) }
+            await MainActor.run { Control().register(.selected, for: \.isFocused, named: "focus") }
         }
-        #expect(Self.stderr(result).contains("Control.register: state 0x4 for \\Control.isFocused lies outside the application range 0x00FF0000; allocate custom states with ControlState.allocate(named:)"))
+        #expect(Self.stderr(result).contains("Control.register: state 0x4 for focus lies outside the application range 0x00FF0000; allocate custom states with ControlState.allocate(named:)"))
     }
 
     @Test func registeringOneStateTwiceOnAControl() async {

@@ -33,12 +33,16 @@ struct ReadmeExampleTests {
         pin.setValue(true, for: \.isEnabled, of: submit, when: .containing([.filled, .valid]))
         pin.setValue(Color.grey, for: \.titleColor, of: submit, when: .containing(.disabled))
 
+        var seen: [(state: String, submitEnabled: Bool)] = []
+        pin.addAction(Action { _ in seen.append((pin.state.description, submit.isEnabled)) }, for: .typeComplete)
+
         pin.addAction(Action { _ in print("complete: \(pin.state)") }, for: .typeComplete)
         pin.insertText("1357")        // prints "complete: org.statefulcontrols.filled | org.statefulcontrols.valid"
-        #expect(pin.state.description == "org.statefulcontrols.filled | org.statefulcontrols.valid")
-        #expect(submit.isEnabled)
         pin.deleteBackward()          // submit.isEnabled == false again (its default)
         print(pin.explain(\Button.isEnabled, of: submit))
+
+        #expect(seen.map(\.state) == ["org.statefulcontrols.filled | org.statefulcontrols.valid"])
+        #expect(seen.map(\.submitEnabled) == [true])
         #expect(!submit.isEnabled)
         #expect(pin.explain(\Button.isEnabled, of: submit).candidates.map(\.descriptor) == [.containing([.filled, .valid])])
     }
@@ -60,8 +64,10 @@ struct ReadmeExampleTests {
         try resolver.setValue("blue", for: \.color, of: badge, when: .containing(.selected))
         try resolver.setValue("grey", for: \.color, of: badge, when: .containing(.disabled, priority: 2000))
         try resolver.apply([.selected, .disabled])   // badge.color == "grey": the higher priority wins
-        #expect(badge.color == "grey")
         try resolver.apply(.normal)                  // badge.color == "black": the default, captured on first bind
         #expect(badge.color == "black")
+        #expect(resolver.value(for: \.color, of: badge, in: [.selected, .disabled]) == "grey")
+        try resolver.apply([.selected, .disabled])
+        #expect(badge.color == "grey")
     }
 }

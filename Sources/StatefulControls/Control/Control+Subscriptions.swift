@@ -27,13 +27,30 @@ extension Control {
         return subscription
     }
 
+    /// Calls the subscriptions whose descriptor started to match. A handler that changes the
+    /// state does not nest a notification: the running one goes on with the new applied state
+    /// (each subscription sees the state applied when it is called), then runs again until
+    /// the state settles.
     func notifySubscriptions() {
-        let applied = appliedState
-        subscriptions.forEach { subscription in
-            let matching = subscription.descriptor.matches(applied)
-            let started = matching && !subscription.wasMatching
-            subscription.wasMatching = matching
-            if started { subscription.handler(applied) }
+        guard !isNotifying else { return }
+        isNotifying = true
+        defer { isNotifying = false }
+        var notified = ControlState?.none
+        var rounds = 0
+        while notified != appliedState {
+            rounds += 1
+            guard rounds <= StateResolver.maximumRounds else {
+                return Control.diagnosticHandler(ControlDiagnostic(
+                    "\(type(of: self)): subscription handlers keep changing the state; notifications stopped at [\(appliedState)]"))
+            }
+            notified = appliedState
+            subscriptions.forEach { subscription in
+                let applied = appliedState
+                let matching = subscription.descriptor.matches(applied)
+                let started = matching && !subscription.wasMatching
+                subscription.wasMatching = matching
+                if started { subscription.handler(applied) }
+            }
         }
     }
 }

@@ -30,7 +30,8 @@ open class Control: View {
 
     let resolver = StateResolver()
     var customStates: [CustomState] = []
-    var subscriptions = WeakTokens<StateSubscription>()
+    let subscriptions = WeakTokens<StateSubscription>()
+    var isNotifying = false
     var transitionDepth = 0
     var queuedEvents: [Event] = []
     var registrations: [ActionRegistration] = []

@@ -50,8 +50,10 @@ public final class StateMachine<Subject: AnyObject> {
             return
         }
         guard let transition else {
-            mutations(subject)
+            // Current before the mutations run: an onSet that applies another state leaves
+            // that one current.
             currentIdentifier = state.identifier
+            mutations(subject)
             completion?(.success(()))
             return
         }
@@ -64,8 +66,8 @@ public final class StateMachine<Subject: AnyObject> {
                 return Self.report(.mutationsCalledTwice(state.identifier))
             }
             mutated = true
-            mutations(subject)
             self?.currentIdentifier = state.identifier
+            mutations(subject)
         }, { [weak self] _ in
             guard !completed else { return Self.report(.completedTwice(state.identifier)) }
             completed = true

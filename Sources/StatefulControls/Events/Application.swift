@@ -6,7 +6,7 @@ public final class Application {
     /// The shared dispatcher.
     public static let shared = Application()
 
-    private var observers = WeakTokens<DeliveryObserver>()
+    private let observers = WeakTokens<DeliveryObserver>()
 
     private init() {}
 

@@ -28,21 +28,22 @@ public class ObservationToken {
     isolated deinit { onCancel?() }
 }
 
-/// The tokens of one source, held weakly, in registration order.
+/// The tokens of one source, held weakly, in registration order. A class, so that a handler
+/// may register or cancel tokens while ``forEach(_:)`` runs.
 @MainActor
-struct WeakTokens<Token: ObservationToken> {
+final class WeakTokens<Token: ObservationToken> {
     private struct Entry { weak var token: Token? }
     private var entries: [Entry] = []
 
-    mutating func append(_ token: Token) { entries.append(Entry(token: token)) }
+    func append(_ token: Token) { entries.append(Entry(token: token)) }
 
     /// Calls `body` with every live token registered when the call starts (a token added by
     /// `body` waits for the next call; one cancelled by it is skipped), then forgets released
     /// and cancelled tokens.
-    mutating func forEach(_ body: (Token) -> Void) {
+    func forEach(_ body: (Token) -> Void) {
         guard !entries.isEmpty else { return }
-        for index in entries.indices {
-            guard let token = entries[index].token, !token.isCancelled else { continue }
+        for entry in entries {
+            guard let token = entry.token, !token.isCancelled else { continue }
             body(token)
         }
         entries.removeAll { $0.token?.isCancelled ?? true }

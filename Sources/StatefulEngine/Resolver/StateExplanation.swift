@@ -63,14 +63,17 @@ extension StateResolver {
     public func explain<Target: AnyObject, Value>(
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, in state: ControlState? = nil
     ) -> StateExplanation {
+        checkNotEvaluating("explain(_:of:in:)")
         let state = state ?? appliedState
         guard let binding = binding(keyPath, of: target) else {
             return StateExplanation(keyPath: keyPath, state: state, candidates: [], defaultValue: nil)
         }
         var count = 0
-        Self.expectSuccess(csr_explain(table, binding.target.id, binding.keyPathID, UInt64(state.rawValue), nil, 0, &count))
+        Self.expectSuccess(csr_explain(table, binding.target.id, binding.keyPathID, 0, nil, 0, &count))
         var raw = [csr_candidate](repeating: csr_candidate(), count: count)
-        Self.expectSuccess(csr_explain(table, binding.target.id, binding.keyPathID, UInt64(state.rawValue), &raw, count, &count))
+        Self.expectSuccess(evaluating {
+            csr_explain(table, binding.target.id, binding.keyPathID, UInt64(state.rawValue), &raw, count, &count)
+        })
         let candidates = raw.map {
             StateExplanation.Candidate(descriptor: descriptor(of: $0), value: slab[$0.value].anyValue,
                                        matches: $0.matched, sequence: $0.sequence)

@@ -7,7 +7,7 @@ extension StateResolver {
     /// them. Applying the applied state writes nothing.
     ///
     /// Setters may call back into the resolver. A value bound or removed by a setter is applied
-    /// by that call. An `apply` from a setter does not nest: the running apply continues to the
+    /// by that call (a binding removed before its turn gets its default). An `apply` from a setter does not nest: the running apply continues to the
     /// newest requested state once the current round of writes is done, so the last request
     /// wins and writes never interleave.
     ///
@@ -19,6 +19,7 @@ extension StateResolver {
     ///   more than 64 rounds; the resolver stays at the last state it applied.
     @discardableResult
     public func apply(_ state: ControlState) throws(ResolverError) -> Int {
+        checkNotEvaluating("apply(_:)")
         requestedState = state
         guard !isApplying else { return 0 }
         isApplying = true
@@ -51,7 +52,7 @@ extension StateResolver {
     func changes(from: ControlState, to: ControlState) throws(ResolverError) -> [csr_change] {
         var pointer: UnsafePointer<csr_change>?
         var count = 0
-        let status = csr_diff(table, UInt64(from.rawValue), UInt64(to.rawValue), &pointer, &count)
+        let status = evaluating { csr_diff(table, UInt64(from.rawValue), UInt64(to.rawValue), &pointer, &count) }
         if status == CSR_OK { return Array(UnsafeBufferPointer(start: pointer, count: count)) }
         guard status == CSR_ERR_NOMEM else { throw .corrupted }
         return bindings.keys.sorted().compactMap { key in

@@ -31,11 +31,14 @@ public final class StateResolver {
     /// changes are skipped (its bindings are gone, its id is never reused) and no other
     /// binding's value moves.
     private(set) var mutationCount = 0
+    /// True while a C call that can run custom predicates is under way: a predicate that
+    /// calls back into the resolver is a misuse, stopped by ``checkNotEvaluating(_:)``.
+    private var isEvaluating = false
     package internal(set) var isApplying = false
     var requestedState: ControlState
 
     /// The most rounds one ``apply(_:)`` runs when setters keep changing the state.
-    static let maximumRounds = 64
+    package static let maximumRounds = 64
 
     /// The state whose values are applied.
     public internal(set) var appliedState: ControlState
@@ -43,9 +46,12 @@ public final class StateResolver {
     /// Creates an empty resolver whose values count as applied for `state`.
     public init(state: ControlState = .normal) {
         var table: OpaquePointer?
+        // The table calls this mid-mutation: values are only parked, and released (their
+        // deinits run) once the C call has returned, by `drainReleased()`.
         let status = csr_table_create(&table, { value, predicateContext, context in
-            Unmanaged<ValueSlab>.fromOpaque(context!).takeUnretainedValue().remove(value)
-            if let predicateContext { Unmanaged<PredicateBox>.fromOpaque(predicateContext).release() }
+            let slab = Unmanaged<ValueSlab>.fromOpaque(context!).takeUnretainedValue()
+            slab.remove(value)
+            if let predicateContext { slab.release(Unmanaged<PredicateBox>.fromOpaque(predicateContext).takeRetainedValue()) }
         }, Unmanaged.passUnretained(slab).toOpaque())
         guard status == CSR_OK, let table else {
             fatalError("StatefulControls: StateResolver cannot create its rule table: out of memory")
@@ -73,6 +79,7 @@ public final class StateResolver {
         _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor
     ) throws(ResolverError) {
+        checkNotEvaluating("setValue(_:for:of:when:)")
         let bound = try self.target(for: target)
         let keyPathID = self.keyPathID(keyPath)
         let key = Self.key(bound.id, keyPathID)
@@ -86,14 +93,14 @@ public final class StateResolver {
                                     defaultValue: ValueBox(target[keyPath: keyPath]))
             bound.keyPathIDs.insert(keyPathID)
         }
-        let before = existing == nil ? nil : resolve(key, in: appliedState)
         do {
             let handle = try slab.insert(ValueBox(value))
             var cDescriptor = self.cDescriptor(descriptor, retainingPredicate: true)
             let status = csr_set(table, bound.id, keyPathID, &cDescriptor, handle)
             if status != CSR_OK {
                 slab.remove(handle)
-                if let context = cDescriptor.predicate_context { Unmanaged<PredicateBox>.fromOpaque(context).release() }
+                if let context = cDescriptor.predicate_context { slab.release(Unmanaged<PredicateBox>.fromOpaque(context).takeRetainedValue()) }
+                slab.drainReleased()
                 try ResolverError.check(status)
             }
         } catch {
@@ -101,7 +108,8 @@ public final class StateResolver {
             throw error
         }
         mutationCount += 1
-        writeIfChanged(bindings[key]!, from: before)
+        slab.drainReleased()
+        if let binding = bindings[key] { sync(binding) }
     }
 
     /// Removes the value bound to `keyPath` of `target` for exactly `descriptor` (same identity).
@@ -114,18 +122,15 @@ public final class StateResolver {
     public func removeValue<Target: AnyObject, Value>(
         for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, when descriptor: StateDescriptor
     ) -> Bool {
+        checkNotEvaluating("removeValue(for:of:when:)")
         guard let binding = binding(keyPath, of: target) else { return false }
-        let key = Self.key(binding.target.id, binding.keyPathID)
-        let before = resolve(key, in: appliedState)
         var cDescriptor = self.cDescriptor(descriptor, retainingPredicate: false)
         let status = csr_remove(table, binding.target.id, binding.keyPathID, &cDescriptor)
         Self.expectSuccess(status)
         guard status == CSR_OK else { return false }
         mutationCount += 1
-        var count = 0
-        Self.expectSuccess(csr_explain(table, binding.target.id, binding.keyPathID, 0, nil, 0, &count))
-        if count == 0 { forget(key) }
-        writeIfChanged(binding, from: before)
+        slab.drainReleased()
+        settle([binding])
         return true
     }
 
@@ -136,6 +141,7 @@ public final class StateResolver {
     public func removeValues<Target: AnyObject, Value>(
         for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target
     ) {
+        checkNotEvaluating("removeValues(for:of:)")
         guard let binding = binding(keyPath, of: target) else { return }
         remove([binding]) { Self.expectSuccess(csr_remove_binding(table, binding.target.id, binding.keyPathID)) }
     }
@@ -144,8 +150,9 @@ public final class StateResolver {
     ///
     /// - Complexity: O(*k* log *n*) for the target's *k* key paths, plus the rules removed.
     public func removeValues(of target: AnyObject) {
+        checkNotEvaluating("removeValues(of:)")
         guard let bound = existingTarget(target) else { return }
-        remove(bound.keyPathIDs.map { bindings[Self.key(bound.id, $0)]! }) {
+        remove(bound.keyPathIDs.sorted().map { bindings[Self.key(bound.id, $0)]! }) {
             Self.expectSuccess(csr_remove_target(table, bound.id))
         }
     }
@@ -154,17 +161,26 @@ public final class StateResolver {
     ///
     /// - Complexity: O(*n* + *r*) in the bound pairs and rules.
     public func removeAllValues() {
-        remove(Array(bindings.values)) { csr_remove_all(table) }
+        checkNotEvaluating("removeAllValues()")
+        remove(bindings.keys.sorted().map { bindings[$0]! }) { csr_remove_all(table) }
     }
 
-    /// Removes bindings through `removeRules`, forgets them, then writes back the defaults of
-    /// those whose applied value came from a rule. Writes come last: setters may re-enter.
+    /// Removes bindings through `removeRules`, then settles them in first-bind order.
     private func remove(_ removed: [Binding], removeRules: () -> Void) {
-        let applied = removed.map { resolve(Self.key($0.target.id, $0.keyPathID), in: appliedState) }
         removeRules()
         mutationCount += 1
-        for binding in removed { forget(Self.key(binding.target.id, binding.keyPathID)) }
-        for (binding, before) in zip(removed, applied) where before != nil { write(binding, nil) }
+        slab.drainReleased()
+        settle(removed)
+    }
+
+    /// Brings bindings whose rules changed to their value for the applied state, in order,
+    /// forgetting those left without rules. Setters run here and may call back: a binding a
+    /// setter binds again is kept (with its default), and its new winner written.
+    private func settle(_ changed: [Binding]) {
+        for binding in changed {
+            sync(binding)
+            if bindings[binding.key] === binding, ruleCount(of: binding) == 0 { forget(binding.key) }
+        }
     }
 
     // MARK: Queries
@@ -177,8 +193,9 @@ public final class StateResolver {
     public func value<Target: AnyObject, Value>(
         for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, in state: ControlState
     ) -> Value? {
+        checkNotEvaluating("value(for:of:in:)")
         guard let binding = binding(keyPath, of: target) else { return nil }
-        let handle = resolve(Self.key(binding.target.id, binding.keyPathID), in: state)
+        let handle = resolve(binding.key, in: state)
         let box = handle.map { slab[$0] } ?? binding.defaultValue
         return (box as? ValueBox<Value>)?.value
     }
@@ -198,7 +215,9 @@ public final class StateResolver {
 
     func resolve(_ key: UInt64, in state: ControlState) -> csr_value? {
         var value: csr_value = 0
-        let status = csr_resolve(table, UInt32(key >> 32), UInt32(truncatingIfNeeded: key), UInt64(state.rawValue), &value)
+        let status = evaluating {
+            csr_resolve(table, UInt32(key >> 32), UInt32(truncatingIfNeeded: key), UInt64(state.rawValue), &value)
+        }
         Self.expectSuccess(status)
         return status == CSR_OK ? value : nil
     }
@@ -210,23 +229,49 @@ public final class StateResolver {
         }
     }
 
-    /// Writes the value of `handle` (nil: the default) to the binding's target. Returns whether
-    /// it wrote; a dead target is purged instead.
+    /// Runs a C call that may run custom predicates, marking it so that a predicate calling
+    /// back is stopped instead of corrupting the table mid-computation.
+    @inline(__always)
+    func evaluating<Result>(_ call: () -> Result) -> Result {
+        isEvaluating = true
+        defer { isEvaluating = false }
+        return call()
+    }
+
+    /// Stops the program when a custom predicate calls back into the resolver.
+    @inline(__always)
+    func checkNotEvaluating(_ method: @autoclosure () -> String) {
+        if isEvaluating {
+            misuse("StateResolver.\(method()) called from a custom predicate; a predicate must be a pure function of the state (its results are cached) and must not call the resolver")
+        }
+    }
+
+    /// Writes the value of `handle` (nil: the default) to the binding's target unless it holds
+    /// that value already. Returns whether it wrote; a dead target is purged instead.
     @discardableResult
     func write(_ binding: Binding, _ handle: csr_value?) -> Bool {
+        let box = handle.map { slab[$0] } ?? binding.defaultValue
+        guard box !== binding.written else { return false }
         guard let object = binding.target.object else {
             purge(binding.target)
             return false
         }
-        binding.write(object, handle.map { slab[$0] } ?? binding.defaultValue)
+        // Recorded first: a setter that calls back sees the value being written as written.
+        binding.written = box
+        binding.write(object, box)
         return true
     }
 
-    /// Writes the binding's value for the applied state if it is no longer `before` (a rule
-    /// of it changed); a binding without rules resolves to its default.
-    private func writeIfChanged(_ binding: Binding, from before: csr_value?) {
-        let after = resolve(Self.key(binding.target.id, binding.keyPathID), in: appliedState)
-        if after != before { write(binding, after) }
+    /// Writes the binding's value for the applied state, if it does not hold it already.
+    func sync(_ binding: Binding) {
+        write(binding, resolve(binding.key, in: appliedState))
+    }
+
+    /// The number of rules of a binding.
+    private func ruleCount(of binding: Binding) -> Int {
+        var count = 0
+        Self.expectSuccess(csr_explain(table, binding.target.id, binding.keyPathID, 0, nil, 0, &count))
+        return count
     }
 
     func descriptor(of candidate: csr_candidate) -> StateDescriptor {
@@ -339,13 +384,19 @@ final class BoundTarget {
     }
 }
 
-/// One (target, key path): how to write it and its default value. `write` takes the target
-/// and a ``ValueBox`` of the key path's value type.
+/// One (target, key path): how to write it, its default value, and the value it holds.
+/// `write` takes the target and a ``ValueBox`` of the key path's value type.
 final class Binding {
     let target: BoundTarget
     let keyPathID: UInt32
     let write: (AnyObject, AnyValueBox) -> Void
     let defaultValue: AnyValueBox
+    /// The box last written to the property (the default until a rule's value is written):
+    /// a write is skipped when the box to write is this one, and a binding whose rules
+    /// changed is brought to its winner by comparing with it.
+    var written: AnyValueBox
+
+    var key: UInt64 { StateResolver.key(target.id, keyPathID) }
 
     init(target: BoundTarget, keyPathID: UInt32,
          write: @escaping (AnyObject, AnyValueBox) -> Void, defaultValue: AnyValueBox) {
@@ -353,5 +404,6 @@ final class Binding {
         self.keyPathID = keyPathID
         self.write = write
         self.defaultValue = defaultValue
+        self.written = defaultValue
     }
 }

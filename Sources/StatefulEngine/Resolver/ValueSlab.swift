@@ -34,10 +34,25 @@ final class ValueSlab {
         return csr_value(values.count - 1)
     }
 
+    /// Frees `handle`. The value itself is kept in ``released`` until ``drainReleased()``, so
+    /// that no value's deinit (user code) runs while the C table calls back mid-mutation.
     func remove(_ handle: csr_value) {
-        if values[Int(handle)] == nil { internalInconsistency("value handle \(handle) released twice") }
+        guard let value = values[Int(handle)] else { internalInconsistency("value handle \(handle) released twice") }
+        released.append(value)
         values[Int(handle)] = nil
         freeHandles.append(handle)
+    }
+
+    /// Values (and predicates) the table let go of, not yet released.
+    private var released: [AnyObject] = []
+
+    /// Holds a predicate the table let go of until ``drainReleased()``.
+    func release(_ predicate: PredicateBox) { released.append(predicate) }
+
+    /// Releases what the table let go of. Deinits run here and may call back into the resolver
+    /// (what they release is released by the same loop).
+    func drainReleased() {
+        while let value = released.popLast() { _ = value }
     }
 
     subscript(handle: csr_value) -> AnyValueBox {

@@ -1,0 +1,116 @@
+import Testing
+@testable import StatefulEngine
+
+/// User code calls back: setters, value deinits and predicates may call the resolver. After
+/// every such sequence each bound property equals what the resolver says for the applied state.
+@Suite("StateResolver: user code that calls back")
+struct ReentrancyTests {
+    /// Runs `onDeinit` when released: a bound value whose deinit is user code.
+    final class Hook: @unchecked Sendable {
+        let name: String
+        var onDeinit: (() -> Void)?
+        init(_ name: String, onDeinit: (() -> Void)? = nil) { (self.name, self.onDeinit) = (name, onDeinit) }
+        deinit { onDeinit?() }
+    }
+
+    final class Target {
+        var hook: Hook?
+        var a = "a0" { didSet { onA?(a) } }
+        var b = "b0"
+        var onA: ((String) -> Void)?
+    }
+
+    @Test func aValueWhoseDeinitRemovesBindingsWhileItIsReplaced() throws {
+        let resolver = StateResolver()
+        let target = Target()
+        try resolver.setValue("B", for: \.b, of: target, when: .containing(.focused))
+        try resolver.apply(.focused)
+        #expect(target.b == "B")
+        nonisolated(unsafe) var deinitRan = false
+        // Only the resolver holds this hook: replacing it releases it, and its deinit calls back.
+        try resolver.setValue(Hook("first") {
+            deinitRan = true
+            resolver.removeValues(for: \.b, of: target)
+        }, for: \.hook, of: target, when: .containing(.selected))
+        try resolver.setValue(Hook("second"), for: \.hook, of: target, when: .containing(.selected))
+        #expect(deinitRan)
+        #expect(target.b == "b0" && resolver.value(for: \.b, of: target, in: .focused) == nil)
+        #expect(resolver.ruleCount == 1)
+        try resolver.apply(.selected)
+        #expect(target.hook?.name == "second")
+    }
+
+    @Test func aSetterThatRemovesAnotherBindingDuringApplyLeavesItsDefault() throws {
+        let resolver = StateResolver()
+        let target = Target()
+        try resolver.setValue("A", for: \.a, of: target, when: .containing(.selected))
+        try resolver.setValue("B", for: \.b, of: target, when: .containingNone(.selected))
+        #expect(target.b == "B")
+        target.onA = { _ in resolver.removeValues(for: \.b, of: target) }
+        try resolver.apply(.selected)    // writes a first (first-bind order); its setter removes b
+        #expect(target.a == "A")
+        #expect(target.b == "b0")        // b's default, not the value of the state left
+        #expect(resolver.value(for: \.b, of: target, in: .selected) == nil)
+    }
+
+    @Test func aSetterThatBindsDuringRemoveAllValuesKeepsItsValue() throws {
+        let resolver = StateResolver()
+        let target = Target()
+        try resolver.setValue("A", for: \.a, of: target, when: .containingNone(.selected))
+        try resolver.setValue("B", for: \.b, of: target, when: .containingNone(.selected))
+        #expect(target.a == "A" && target.b == "B")
+        target.onA = { value in
+            guard value == "a0" else { return }
+            try? resolver.setValue("B2", for: \.b, of: target, when: .containingNone(.selected))
+        }
+        resolver.removeAllValues()       // a's default is written first; its setter binds b again
+        #expect(target.a == "a0")
+        #expect(target.b == "B2")
+        #expect(resolver.value(for: \.b, of: target, in: .normal) == "B2")
+        #expect(resolver.value(for: \.b, of: target, in: .selected) == "b0")   // the first default, kept
+        #expect(resolver.ruleCount == 1)
+    }
+
+    @Test func removalWritesDefaultsInFirstBindOrder() throws {
+        final class Log { var entries: [String] = [] }
+        final class Recorder {
+            let name: String, log: Log
+            var x = 0 { didSet { log.entries.append("\(name).x") } }
+            var y = 0 { didSet { log.entries.append("\(name).y") } }
+            init(_ name: String, _ log: Log) { (self.name, self.log) = (name, log) }
+        }
+        for _ in 0..<5 {   // Dictionary and Set orders change from instance to instance
+            let log = Log()
+            let resolver = StateResolver()
+            let first = Recorder("first", log), second = Recorder("second", log)
+            try resolver.setValue(1, for: \.y, of: second, when: .containing([]))
+            try resolver.setValue(1, for: \.x, of: first, when: .containing([]))
+            try resolver.setValue(1, for: \.x, of: second, when: .containing([]))
+            try resolver.setValue(1, for: \.y, of: first, when: .containing([]))
+            log.entries = []
+            resolver.removeAllValues()
+            // Targets in first-bind order; each target's key paths in the order first seen.
+            #expect(log.entries == ["second.y", "second.x", "first.y", "first.x"])
+            try resolver.setValue(2, for: \.x, of: first, when: .containing([]))
+            try resolver.setValue(2, for: \.y, of: first, when: .containing([]))
+            log.entries = []
+            resolver.removeValues(of: first)
+            #expect(log.entries == ["first.y", "first.x"])
+        }
+    }
+
+    @Test func aPredicateThatCallsBackIsStoppedWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class Label { var text = "" }
+            nonisolated(unsafe) let resolver = StateResolver()
+            let label = Label()
+            try resolver.setValue("custom", for: \.text, of: label, when: .custom("calls back", priority: 1) { _ in
+                resolver.removeAllValues()
+                return true
+            })
+            try resolver.apply(.selected)
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("StateResolver.removeAllValues() called from a custom predicate; a predicate must be a pure function of the state"))
+    }
+}
