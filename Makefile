@@ -107,13 +107,39 @@ clients: deps ## Throwaway client packages: the engine alone off the main thread
 
 check: clients leakcheck fuzz stress demo-tty sanitize ## Everything beyond make test: clients, leaks, fuzzing, stress, the terminal demo, sanitizers
 
-docs: deps ## Build the DocC documentation into .build/docs
-	$(SWIFT) build --target StatefulControls -Xswiftc -emit-symbol-graph \
-	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs
-	$(DOCC) convert Sources/StatefulControls/StatefulControls.docc \
-	  --additional-symbol-graph-dir .build/symbol-graphs \
-	  --fallback-display-name StatefulControls --fallback-bundle-identifier org.statefulcontrols \
-	  --output-path .build/docs --warnings-as-errors
+# One archive per module with a catalog (Sources/<Module>/<Name>.docc), each converted from that
+# module's symbol graphs alone: DocC documents one module per archive, and given two modules' graphs
+# it picks one at random. StatefulControls' graph holds the symbols it re-exports from
+# StatefulEngine, so its catalog links to them directly. The graphs come from a fresh build of
+# their own (.build/docs-build): -emit-symbol-graph would make the default build recompile
+# everything, and an incremental build would keep a stale copy of the re-exported symbols' docs
+# (a doc comment edit in the engine does not recompile the controls).
+DOCS_CATALOGS := $(sort $(wildcard Sources/*/*.docc))
+DOCS_MODULES := $(foreach catalog,$(DOCS_CATALOGS),$(notdir $(patsubst %/,%,$(dir $(catalog)))))
+DOCS_BUILD := .build/docs-build
+DOCS_GRAPHS := $(DOCS_BUILD)/symbol-graphs
+
+docs: deps ## Build the DocC documentation, one archive per module, into .build/docs/<module>
+	@rm -rf $(DOCS_BUILD); for module in $(DOCS_MODULES); do \
+	  echo "$(SWIFT) build --target $$module (symbol graphs into $(DOCS_GRAPHS))"; \
+	  $(SWIFT) build --scratch-path $(DOCS_BUILD) --target $$module -Xswiftc -emit-symbol-graph \
+	    -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(DOCS_GRAPHS) || exit 1; \
+	done
+	@rm -rf .build/docs && mkdir -p .build/docs; status=0; for catalog in $(DOCS_CATALOGS); do \
+	  module=$$(basename $$(dirname $$catalog)); graphs=$(DOCS_BUILD)/graphs-of/$$module; \
+	  rm -rf $$graphs && mkdir -p $$graphs && \
+	  cp $(DOCS_GRAPHS)/$$module.symbols.json $$graphs/ && \
+	  { cp $(DOCS_GRAPHS)/$$module@*.symbols.json $$graphs/ 2>/dev/null || true; } && \
+	  echo "docc convert $$catalog -> .build/docs/$$module" && \
+	  $(DOCC) convert $$catalog --additional-symbol-graph-dir $$graphs \
+	    --fallback-display-name $$module --fallback-bundle-identifier org.statefulcontrols.$$module \
+	    --hosting-base-path $$module --output-path .build/docs/$$module --warnings-as-errors || status=1; \
+	done; \
+	[ $$status = 0 ] || { echo "make docs: DocC reported problems (above)"; exit 1; }; \
+	echo "Serve with: python3 -m http.server -d .build/docs, then open"; \
+	for module in $(DOCS_MODULES); do \
+	  echo "  http://localhost:8000/$$module/documentation/$$(echo $$module | tr A-Z a-z)"; \
+	done
 
 clean: ## Remove build products
 	rm -rf .build .build-asan .build-ubsan .build-tsan .build-release-tests $(DEMO)/.build $(BENCH)/.build

@@ -9,17 +9,21 @@ swift="${SWIFT:-swift}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-mkdir -p "$work/engine-client/Sources/engine-client"
-cat > "$work/engine-client/Package.swift" <<SWIFT
+# client NAME PRODUCT: a package NAME with one executable depending on PRODUCT of this package.
+client() {
+    mkdir -p "$work/$1/Sources/$1"
+    cat > "$work/$1/Package.swift" <<SWIFT
 // swift-tools-version: 6.0
 import PackageDescription
 let package = Package(
-    name: "engine-client",
+    name: "$1",
     dependencies: [.package(name: "StatefulControls", path: "$root")],
-    targets: [.executableTarget(name: "engine-client",
-                                dependencies: [.product(name: "StatefulEngine", package: "StatefulControls")])]
+    targets: [.executableTarget(name: "$1", dependencies: [.product(name: "$2", package: "StatefulControls")])]
 )
 SWIFT
+}
+
+client engine-client StatefulEngine
 cat > "$work/engine-client/Sources/engine-client/main.swift" <<'SWIFT'
 import Foundation
 import StatefulEngine
@@ -49,17 +53,7 @@ output="$("$work/engine-client/.build/debug/engine-client")"
 echo "  $output"
 [ "$output" = "off the main thread: blue, black" ]
 
-mkdir -p "$work/app-client/Sources/app-client"
-cat > "$work/app-client/Package.swift" <<SWIFT
-// swift-tools-version: 6.0
-import PackageDescription
-let package = Package(
-    name: "app-client",
-    dependencies: [.package(name: "StatefulControls", path: "$root")],
-    targets: [.executableTarget(name: "app-client",
-                                dependencies: [.product(name: "StatefulControls", package: "StatefulControls")])]
-)
-SWIFT
+client app-client StatefulControls
 echo 'import StatefulControls; print(ControlState.selected)' > "$work/app-client/Sources/app-client/main.swift"
 echo "library client: resolved packages"
 dependencies="$("$swift" package --package-path "$work/app-client" show-dependencies --format flatlist)"

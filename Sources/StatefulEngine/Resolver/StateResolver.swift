@@ -14,8 +14,11 @@ internal import CStateResolver
 /// Targets are held weakly. A target that is deallocated is skipped and its rules purged; a new
 /// object that happens to get the same address is a new target and never receives them.
 ///
-/// A resolver is not thread-safe and not actor-bound: its owner (a ``Control`` on the main
-/// actor) serialises access. Setters may call back into the resolver: see ``apply(_:)``.
+/// A resolver is not thread-safe and not actor-bound: use each resolver from one isolation
+/// domain at a time (a thread, an actor, or the main actor for a `Control` of the controls
+/// module); resolvers on different threads are independent. Setters, value deinits and
+/// handlers may call back into the resolver (see ``apply(_:)``); a custom predicate may not
+/// (the program stops with a message).
 public final class StateResolver {
     let table: OpaquePointer
     let slab = ValueSlab()

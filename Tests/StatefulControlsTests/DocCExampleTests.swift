@@ -1,0 +1,294 @@
+import Foundation
+import Testing
+import StatefulControls
+
+// The first block of StatefulEngine.md. This target also imports StatefulControls, so the
+// engine's example is not proven to need the engine alone here: it uses engine API only.
+import StatefulEngine
+
+// The DocC articles' code blocks, verbatim (chunk by chunk, as `expectEveryBlock` checks), with
+// what they claim asserted after them. Declarations are at file scope, statements in the tests;
+// the `text` blocks that show output are compared with the output itself.
+
+/// The articles, relative to the package root.
+enum DocCArticle {
+    static let overview = "Sources/StatefulControls/StatefulControls.docc/StatefulControls.md"
+    static let stateResolution = "Sources/StatefulControls/StatefulControls.docc/StateResolution.md"
+    static let eventsAndTracking = "Sources/StatefulControls/StatefulControls.docc/EventsAndTracking.md"
+    static let customControl = "Sources/StatefulControls/StatefulControls.docc/BuildingACustomControl.md"
+    static let engine = "Sources/StatefulEngine/StatefulEngine.docc/StatefulEngine.md"
+
+    /// The ```text blocks of `article`, each as one string.
+    static func textBlocks(of article: String, filePath: String = #filePath) throws -> [String] {
+        let root = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let markdown = try String(contentsOf: root.appendingPathComponent(article), encoding: .utf8)
+        return DocumentationBlocks.blocks(in: markdown, language: "text").blocks.map { $0.lines.joined(separator: "\n") }
+    }
+}
+
+// MARK: BuildingACustomControl.md
+
+struct CodeStates {
+    let filled: ControlState
+    let valid: ControlState
+
+    init() throws(CustomStateError) {
+        filled = try ControlState.allocate(named: "com.example.code.filled")
+        valid = try ControlState.allocate(named: "com.example.code.valid")
+    }
+}
+
+extension ControlEvents {
+    static let codeComplete = ControlEvents.application(1 << 25)
+}
+
+final class CodeField: Control {
+    @StateFactor private(set) var code = ""
+    let length: Int
+    var tint = Color.grey
+
+    init(length: Int = 4, states: CodeStates) {
+        self.length = length
+        super.init()
+        register(states.filled, named: "code is complete") { $0.code.count == $0.length }
+        register(states.valid, named: "complete code is acceptable") {
+            $0.code.count == $0.length && PinCodeControl.isAcceptable($0.code)
+        }
+        setValue(Color.green, for: \.tint, when: .containing([states.filled, states.valid]))
+        setValue(Color.red, for: \.tint, when: .containing(states.filled, priority: 900))
+        setValue(Color.grey, for: \.tint, when: .containing(.disabled, priority: 2000))
+    }
+
+    func insert(_ digit: Character) {
+        guard isEnabled, code.count < length else { return }
+        performTransition {
+            code.append(digit)
+            sendActions(for: .valueChanged)
+            if code.count == length { sendActions(for: .codeComplete) }
+        }
+    }
+
+    func deleteBackward() {
+        guard isEnabled, !code.isEmpty else { return }
+        code.removeLast()
+        sendActions(for: .valueChanged)
+    }
+}
+
+// MARK: EventsAndTracking.md
+
+final class LoginScreen: View {
+    private(set) var submissions = 0
+    func submit() { submissions += 1 }
+}
+
+extension Selector where Target == LoginScreen {
+    static let submit = Selector("submit", LoginScreen.submit)
+}
+
+// MARK: StatefulEngine.md (the engine's catalog)
+
+final class TableCell {
+    var background = "white"
+    var isSelected = false
+    var isEnabled = true
+
+    var state: ControlState {
+        var state: ControlState = []
+        if isSelected { state.insert(.selected) }
+        if !isEnabled { state.insert(.disabled) }
+        return state
+    }
+}
+
+actor TableRenderer {
+    private let cell = TableCell()
+    private let resolver = StateResolver()
+
+    init() throws(ResolverError) {
+        try resolver.setValue("blue", for: \.background, of: cell, when: .containing(.selected))
+        try resolver.setValue("grey", for: \.background, of: cell, when: .containing(.disabled, priority: 2000))
+    }
+
+    func render(selected: Bool, enabled: Bool = true) throws(ResolverError) -> String {
+        cell.isSelected = selected
+        cell.isEnabled = enabled
+        try resolver.apply(cell.state)
+        return cell.background
+    }
+}
+
+// MARK: The tests
+
+@MainActor
+@Suite("DocC examples")
+struct DocCExampleTests {
+    // Every swift block of every article is in this file.
+
+    @Test func overviewBlocksAreHere() { expectEveryBlock(of: DocCArticle.overview, isIn: #filePath) }
+    @Test func stateResolutionBlocksAreHere() { expectEveryBlock(of: DocCArticle.stateResolution, isIn: #filePath) }
+    @Test func eventsAndTrackingBlocksAreHere() { expectEveryBlock(of: DocCArticle.eventsAndTracking, isIn: #filePath) }
+    @Test func customControlBlocksAreHere() { expectEveryBlock(of: DocCArticle.customControl, isIn: #filePath) }
+    @Test func engineBlocksAreHere() { expectEveryBlock(of: DocCArticle.engine, isIn: #filePath) }
+
+    // StatefulControls.md
+
+    @Test func overview() {
+        let pin = PinCodeControl()
+        let submit = Button(title: "Submit")
+        submit.isEnabled = false
+        pin.setValue(true, for: \.isEnabled, of: submit, when: .containing([.filled, .valid]))
+        pin.insertText("1357")   // submit.isEnabled == true
+        #expect(submit.isEnabled)
+        #expect(pin.state == [.filled, .valid])
+        pin.deleteBackward()
+        #expect(!submit.isEnabled)
+    }
+
+    // StateResolution.md
+
+    @Test func defaults() {
+        final class Title { var text = "Untitled" }
+        let title = Title()
+        let control = Control()
+        control.setValue("Chosen", for: \.text, of: title, when: .containing(.selected))
+        #expect(title.text == "Untitled")
+
+        control.isSelected = true                        // title.text == "Chosen"
+        #expect(title.text == "Chosen")
+
+        control.isSelected = false                       // title.text == "Untitled": the default
+        #expect(title.text == "Untitled")
+
+        control.isSelected = true
+        control.removeValues(for: \.text, of: title)     // title.text == "Untitled" again
+        #expect(title.text == "Untitled")
+        #expect(control.value(for: \.text, of: title, in: .selected) == nil)
+    }
+
+    @Test func explainingATie() throws {
+        final class Swatch { var fill = "clear" }
+        let swatch = Swatch()
+        let owner = Control()
+        owner.setValue("grey", for: \.fill, of: swatch, when: .containing([.selected, .disabled], priority: 2000))
+        owner.setValue("green", for: \.fill, of: swatch, when: .containing(.selected))
+        owner.setValue("blue", for: \.fill, of: swatch, when: .containingAny([.selected, .highlighted], priority: 999))
+        owner.isSelected = true                          // swatch.fill == "blue"
+        print(owner.explain(\Swatch.fill, of: swatch))
+        #expect(swatch.fill == "blue")
+        let explanation = owner.explain(\Swatch.fill, of: swatch)
+        #expect(explanation.winner?.value as? String == "blue")
+        #expect(explanation.candidates.map(\.matches) == [false, true, true])
+        #expect(try DocCArticle.textBlocks(of: DocCArticle.stateResolution) == [explanation.description])
+    }
+
+    // EventsAndTracking.md
+
+    @Test func targetAction() {
+        let screen = LoginScreen()
+        let button = Button(title: "Log in")
+        button.addTarget(screen, action: .submit, for: .primaryActionTriggered)
+        button.sendActions(for: .primaryActionTriggered)   // screen.submissions == 1
+        #expect(screen.submissions == 1)
+        #expect(button.actions(forTarget: screen, forControlEvent: .primaryActionTriggered) == ["submit"])
+        button.sendActions(for: .touchUpInside)
+        #expect(screen.submissions == 1)
+    }
+
+    @Test func responderChain() {
+        let form = LoginScreen()
+        let send = Button(title: "Send")
+        form.addSubview(send)
+        send.addTarget(nil, action: Selector<LoginScreen>.submit, for: .primaryActionTriggered)
+        send.sendActions(for: .primaryActionTriggered)     // form.submissions == 1: found up the chain
+        #expect(form.submissions == 1)
+        send.removeFromSuperview()
+        send.sendActions(for: .primaryActionTriggered)
+        #expect(form.submissions == 1)
+    }
+
+    @Test func touchTracking() {
+        let ok = Button(title: "OK")                       // 120 × 44
+        var sent: [ControlEvents] = []
+        ok.addAction(Action { action in if let event = action.event { sent.append(event.events) } }, for: .allEvents)
+        ok.touchesBegan(Touch(location: Point(x: 60, y: 22), phase: .began))
+        ok.touchesMoved(Touch(location: Point(x: 180, y: 22), phase: .moved))   // 60 points past the edge: inside
+        ok.touchesEnded(Touch(location: Point(x: 180, y: 22), phase: .ended))
+        // sent == [.touchDown, .touchDragInside, .touchUpInside, .primaryActionTriggered]
+        #expect(sent == [.touchDown, .touchDragInside, .touchUpInside, .primaryActionTriggered])
+        #expect(ok.bounds.size == Size(width: 120, height: 44) && ok.trackingArea.contains(Point(x: 180, y: 22)))
+        #expect(!ok.isHighlighted && !ok.isTracking)
+    }
+
+    // BuildingACustomControl.md
+
+    @Test func customControl() throws {
+        let states = try CodeStates()
+        let field = CodeField(states: states)
+        let submit = Button(title: "Submit")
+        submit.isEnabled = false
+        field.setValue(true, for: \.isEnabled, of: submit, when: .containing([states.filled, states.valid]))
+        #expect(states.filled.isCustom && states.valid.isCustom && states.filled != states.valid)
+        #expect(try CodeStates().filled == states.filled)   // allocating a name again: the same bit
+        #expect(field.tint == .grey && !submit.isEnabled)
+
+        var completions: [ControlState] = []
+        field.addAction(Action { _ in completions.append(field.state) }, for: .codeComplete)
+        field.addAction(Action { _ in print("complete: \(field.state)") }, for: .codeComplete)
+        for digit in "1357" { field.insert(digit) }   // prints "complete: com.example.code.filled | com.example.code.valid"
+        #expect(completions == [[states.filled, states.valid]])
+        #expect(field.state.description == "com.example.code.filled | com.example.code.valid")
+        #expect(field.tint == .green && submit.isEnabled)
+
+        field.deleteBackward()                          // submit.isEnabled == false: its default again
+        #expect(!submit.isEnabled && field.tint == .grey && field.code == "135")
+
+        field.insert("9")                               // 1359: complete again, so .codeComplete again
+        #expect(completions.count == 2 && submit.isEnabled && field.tint == .green && field.code == "1359")
+
+        field.isEnabled = false
+        print(field.explain(\CodeField.tint, of: field))
+        #expect(field.tint == .grey)
+        #expect(try DocCArticle.textBlocks(of: DocCArticle.customControl) == [field.explain(\CodeField.tint, of: field).description])
+    }
+
+    @Test func customControlWithARejectedCode() throws {
+        let states = try CodeStates()
+        let field = CodeField(length: 3, states: states)
+        var events: [ControlEvents] = []
+        field.addAction(Action { action in if let event = action.event { events.append(event.events) } },
+                        for: [.valueChanged, .codeComplete])
+        for digit in "1234" { field.insert(digit) }     // the fourth digit does not fit
+        #expect(field.code == "123" && field.state == states.filled && field.tint == .red)
+        #expect(events == [.valueChanged, .valueChanged, .valueChanged, .codeComplete])
+    }
+}
+
+// StatefulEngine.md: the resolver lives in an actor, not on the main actor (a nested type does
+// not inherit the suite's isolation).
+extension DocCExampleTests {
+    @Suite("DocC examples: the engine")
+    struct Engine {
+        @Test func rendererOwnsItsResolver() async throws {
+            let renderer = try TableRenderer()
+            let selected = try await renderer.render(selected: true)                  // "blue"
+            let disabled = try await renderer.render(selected: true, enabled: false)  // "grey": the higher priority wins
+            let plain = try await renderer.render(selected: false)                    // "white": the default, captured on first bind
+            #expect([selected, disabled, plain] == ["blue", "grey", "white"])
+        }
+
+        @Test func renderersRunInParallel() async throws {
+            let colours = try await withThrowingTaskGroup(of: [String].self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        let renderer = try TableRenderer()
+                        return [try await renderer.render(selected: true), try await renderer.render(selected: false, enabled: false)]
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(colours == Array(repeating: ["blue", "grey"], count: 4))
+        }
+    }
+}
