@@ -34,14 +34,22 @@ struct Result: Encodable {
     var opsPerSec: Double
     var bytesPerRule: Double?
     var allocationsPerOp: Double?
+    /// Heap allocations of the whole process per operation (the malloc interposer).
+    var heapAllocationsPerOp: Double?
+    /// Frees of the whole process per operation (the malloc interposer).
+    var heapFreesPerOp: Double?
     var ratioToResolver: Double?
+    /// The end-to-end scenarios: this figure over the hand-written implementation's (the one
+    /// that writes only changed values) with the same scenario and params.
+    var ratioToHandWritten: Double?
     var note: String?
 
     enum CodingKeys: String, CodingKey {
         case scenario, implementation, params, note
         case nsPerOpMedian = "ns_per_op_median", nsPerOpP99 = "ns_per_op_p99", opsPerSec = "ops_per_sec"
         case bytesPerRule = "bytes_per_rule", allocationsPerOp = "allocations_per_op"
-        case ratioToResolver = "ratio_to_resolver"
+        case heapAllocationsPerOp = "heap_allocations_per_op", heapFreesPerOp = "heap_frees_per_op"
+        case ratioToResolver = "ratio_to_resolver", ratioToHandWritten = "ratio_to_hand_written"
     }
 }
 
@@ -63,9 +71,19 @@ enum Param: Encodable, CustomStringConvertible, Hashable {
     }
 }
 
+/// What one measurement found: ns/op samples' median and p99, JudyMalloc calls per operation,
+/// and the process's heap allocations and frees per operation (the malloc interposer).
+struct Measurement {
+    var median: Double
+    var p99: Double
+    var allocations: Double
+    var heapAllocations: Double
+    var heapFrees: Double
+}
+
 /// Runs `body(count)` (which performs `count` operations) in repeats sized to the budget and
-/// returns ns/op samples' median and p99, plus the JudyMalloc calls per operation.
-func measure(_ budget: Budget, _ body: (Int) -> Void) -> (median: Double, p99: Double, allocations: Double) {
+/// returns ns/op samples' median and p99, plus the allocations per operation.
+func measure(_ budget: Budget, _ body: (Int) -> Void) -> Measurement {
     // Calibrate: grow the count until one run fills a repeat's time.
     var count = 1
     while true {
@@ -77,17 +95,41 @@ func measure(_ budget: Budget, _ body: (Int) -> Void) -> (median: Double, p99: D
         count *= scale
     }
     var samples: [Double] = []
+    samples.reserveCapacity(budget.repeats)
     let allocationsBefore = bench_allocations()
+    let heapAllocationsBefore = bench_malloc_count(), heapFreesBefore = bench_free_count()
     for _ in 0..<budget.repeats {
         let start = now()
         body(count)
         samples.append(Double(now() - start) / Double(count))
     }
-    let allocations = Double(bench_allocations() - allocationsBefore) / Double(count * budget.repeats)
+    let heapAllocations = bench_malloc_count() - heapAllocationsBefore, heapFrees = bench_free_count() - heapFreesBefore
+    let operations = Double(count * budget.repeats)
+    let allocations = Double(bench_allocations() - allocationsBefore) / operations
     samples.sort()
     let median = samples[samples.count / 2]
     let p99 = samples[min(samples.count - 1, Int((Double(samples.count) * 0.99).rounded(.up)) - 1)]
-    return (median, p99, allocations)
+    return Measurement(median: median, p99: p99, allocations: allocations,
+                       heapAllocations: Double(heapAllocations) / operations, heapFrees: Double(heapFrees) / operations)
+}
+
+/// A value the optimiser cannot see through (so an array handed to it is really allocated).
+nonisolated(unsafe) var escaped: [Int] = []
+
+@inline(never)
+func escape(_ array: [Int]) { escaped = array }
+
+/// Checks that the malloc interposer of CBenchSupport is the allocator the process uses: a
+/// Swift array allocated and released must show in its counts. Stops the program otherwise.
+func checkHeapCounter() {
+    let allocationsBefore = bench_malloc_count(), freesBefore = bench_free_count()
+    escape([Int](repeating: 7, count: 1000 + Int(sink & 1)))
+    let allocations = bench_malloc_count() - allocationsBefore
+    escape([])
+    let frees = bench_free_count() - freesBefore
+    guard allocations >= 1, frees >= 1 else {
+        fatalError("the malloc interposer in CBenchSupport is not in use: a Swift array counted \(allocations) allocations and \(frees) frees")
+    }
 }
 
 /// Collects results and prints them.
@@ -102,10 +144,11 @@ final class Report {
     @discardableResult
     func run(_ scenario: String, _ implementation: String, _ params: [String: Param], note: String? = nil,
              _ body: (Int) -> Void) -> Result {
-        let (median, p99, allocations) = measure(budget, body)
+        let measured = measure(budget, body)
         let result = Result(scenario: scenario, implementation: implementation, params: params,
-                            nsPerOpMedian: median, nsPerOpP99: p99, opsPerSec: 1e9 / median,
-                            allocationsPerOp: allocations, note: note)
+                            nsPerOpMedian: measured.median, nsPerOpP99: measured.p99, opsPerSec: 1e9 / measured.median,
+                            allocationsPerOp: measured.allocations, heapAllocationsPerOp: measured.heapAllocations,
+                            heapFreesPerOp: measured.heapFrees, note: note)
         results.append(result)
         FileHandle.standardError.write(Data(".".utf8))
         return result
@@ -126,20 +169,36 @@ final class Report {
         }
     }
 
+    /// Fills the end-to-end scenarios' ratio to the hand-written implementation with the same
+    /// scenario and params (the implementation named `reference`).
+    func computeHandWrittenRatios(reference: (Result) -> Bool) {
+        for index in results.indices {
+            let result = results[index]
+            guard let base = results.first(where: {
+                reference($0) && $0.scenario == result.scenario && $0.params == result.params
+            }) else { continue }
+            results[index].ratioToHandWritten = result.nsPerOpMedian / base.nsPerOpMedian
+        }
+    }
+
     func table() -> String {
-        var lines = ["| scenario | implementation | params | ns/op median | ns/op p99 | ops/s | × resolver | bytes/rule | allocs/op |",
-                     "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+        var lines = ["| scenario | implementation | params | ns/op median | ns/op p99 | ops/s | × resolver | × hand | bytes/rule | allocs/op | heap allocs/op | heap frees/op |",
+                     "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for r in results {
             let params = r.params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             lines.append("| \(r.scenario) | \(r.implementation) | \(params) | \(fmt(r.nsPerOpMedian)) | \(fmt(r.nsPerOpP99)) | "
                 + "\(fmtOps(r.opsPerSec)) | \(r.ratioToResolver.map { String(format: "%.2f", $0) } ?? "") | "
+                + "\(r.ratioToHandWritten.map { String(format: "%.2f", $0) } ?? "") | "
                 + "\(r.bytesPerRule.map { String(format: "%.1f", $0) } ?? "") | "
-                + "\(r.allocationsPerOp.map { String(format: "%.3g", $0) } ?? "") |")
+                + "\(r.allocationsPerOp.map { String(format: "%.3g", $0) } ?? "") | "
+                + "\(r.heapAllocationsPerOp.map(fmtCount) ?? "") | "
+                + "\(r.heapFreesPerOp.map(fmtCount) ?? "") |")
         }
         return lines.joined(separator: "\n")
     }
 
     private func fmt(_ ns: Double) -> String { ns < 10 ? String(format: "%.2f", ns) : ns < 1000 ? String(format: "%.1f", ns) : String(format: "%.0f", ns) }
+    private func fmtCount(_ count: Double) -> String { count >= 100 ? String(format: "%.0f", count) : String(format: "%.3g", count) }
     private func fmtOps(_ ops: Double) -> String { ops >= 1e6 ? String(format: "%.1fM", ops / 1e6) : ops >= 1e3 ? String(format: "%.1fk", ops / 1e3) : String(format: "%.0f", ops) }
 }
 

@@ -16,7 +16,7 @@ struct ResolverBench: ParsableCommand {
     @Option(help: "Write the results as JSON to this file.")
     var json: String?
 
-    @Option(help: "Run one scenario: resolve, ties-custom, state-change, large, insert-remove.")
+    @Option(help: "Run one scenario: \(ResolverBench.scenarioNames.joined(separator: ", ")).")
     var scenario: String?
 
     @Option(help: "Run one loop for callgrind (make bench-ir): \(IRLoops.names.joined(separator: ", ")).")
@@ -25,7 +25,8 @@ struct ResolverBench: ParsableCommand {
     @Option(help: "Iterations of the --ir-loop.")
     var iterations = 100_000
 
-    static let scenarioNames = ["resolve", "ties-custom", "state-change", "large", "insert-remove"]
+    static let scenarioNames = ["resolve", "ties-custom", "state-change", "large", "insert-remove",
+                                "update-baseline", "form", "bindings-1000"]
 
     func validate() throws {
         if let scenario, !Self.scenarioNames.contains(scenario) {
@@ -37,6 +38,11 @@ struct ResolverBench: ParsableCommand {
     }
 
     func run() throws {
+        checkHeapCounter()
+        if let irLoop, EndToEndIR.names.contains(irLoop) {
+            try MainActor.assumeIsolated { try EndToEndIR.run(irLoop, iterations: iterations) }
+            return
+        }
         if let irLoop {
             IRLoops.run(irLoop, iterations: iterations)
             return
@@ -51,15 +57,20 @@ struct ResolverBench: ParsableCommand {
         print("mode: \(quick ? "quick" : "full"); ns/op median and p99 over \(quick ? Budget.quick.repeats : Budget.full.repeats) repeats\n")
         let report = Report(budget: quick ? .quick : .full)
         let scenarios = Scenarios(report: report, quick: quick)
-        let runs: [(String, () -> Void)] = [
+        let runs: [(String, () throws -> Void)] = [
             ("resolve", scenarios.resolveByRuleCount), ("ties-custom", scenarios.tiesAndCustomPredicate),
             ("state-change", scenarios.stateChanges), ("large", scenarios.largeTables),
             ("insert-remove", scenarios.insertAndRemove),
+            ("update-baseline", scenarios.updateBaseline), ("form", scenarios.form),
+            ("bindings-1000", scenarios.bindings1000),
         ]
-        for (name, body) in runs where scenario == nil || scenario == name { body() }
+        for (name, body) in runs where scenario == nil || scenario == name { try body() }
         FileHandle.standardError.write(Data("\n".utf8))
         report.computeRatios { $0.implementation.hasPrefix("resolver (warm)") || $0.implementation == "resolver diff (warm)" }
+        report.computeHandWrittenRatios(reference: Scenarios.isHandWrittenReference)
         print(report.table())
+        let endToEnd = Scenarios.endToEndSummary(report.results)
+        if !endToEnd.isEmpty { print("\n" + endToEnd) }
         print("\n" + Goals(results: report.results).summary())
         if let json {
             struct Output: Encodable { let machine: Machine; let mode: String; let results: [Result] }
@@ -109,7 +120,7 @@ struct Goals {
 /// Loops run alone under callgrind, which counts instructions only inside bench_ir_region.
 enum IRLoops {
     static let names = ["warm-resolve-16", "cold-resolve-16", "cold-released-resolve-16", "original-16", "android-16", "flutter-16",
-                        "state-change-10000-1pct", "state-change-10000-100pct", "control-toggle-1000"]
+                        "state-change-10000-1pct", "state-change-10000-100pct", "control-toggle-1000"] + EndToEndIR.names
 
     final class Context {
         let body: () -> Void

@@ -1,7 +1,9 @@
 /*
- * Benchmark support for resolver-bench: raw Judy lookups (a baseline), an allocation counter
- * (this target replaces JudyMalloc/JudyFree, through which Judy and the resolver allocate),
- * and a region for callgrind to collect instructions in (`--toggle-collect=bench_ir_region`).
+ * Benchmark support for resolver-bench: raw Judy lookups (a baseline), allocation counters
+ * (this target replaces JudyMalloc/JudyFree, through which Judy and the resolver allocate, and
+ * interposes the C allocator itself - malloc, calloc, realloc, free and the aligned
+ * allocations - for every heap allocation of the process), and a region for callgrind to
+ * collect instructions in (`--toggle-collect=bench_ir_region`).
  */
 #ifndef CBENCHSUPPORT_H
 #define CBENCHSUPPORT_H
@@ -12,6 +14,14 @@
 
 /// Allocations made through JudyMalloc so far (Judy's and the resolver's).
 uint64_t bench_allocations(void);
+
+/// Heap allocations of the whole process so far, every thread and library (malloc, calloc,
+/// realloc, memalign, aligned_alloc, posix_memalign, valloc, pvalloc, reallocarray): the
+/// executable defines those entry points and forwards them to glibc's allocator.
+uint64_t bench_malloc_count(void);
+
+/// Calls to free (and realloc to size 0) with a non-null pointer, process-wide.
+uint64_t bench_free_count(void);
 
 /// Bytes the process has allocated with malloc and not freed (mallinfo2).
 uint64_t bench_heap_bytes(void);
