@@ -14,14 +14,14 @@ expect() { # waits up to 5 s for the screen to show $1
 tmux new-session -d -s "$session" -x 200 -y 30 "$demo; echo \"EXIT \$?\"; stty -a | grep -o -- '-\?icanon' | head -1; sleep 30"
 expect "state   normal"
 tmux send-keys -t "$session" 1 3 5 7
-expect "state   filled | valid"
+expect "state   org.statefulcontrols.filled | org.statefulcontrols.valid"
 expect "submit  [ Submit ] enabled, title green"
 tmux send-keys -t "$session" BSpace
 expect "state   normal"
 tmux send-keys -t "$session" 7 h
-expect "state   highlighted | filled | valid"
+expect "state   highlighted | org.statefulcontrols.filled | org.statefulcontrols.valid"
 tmux send-keys -t "$session" d
-expect "state   highlighted | disabled | filled | valid"
+expect "state   highlighted | disabled | org.statefulcontrols.filled | org.statefulcontrols.valid"
 tmux send-keys -t "$session" C-c
 expect "EXIT 130"
 screen | grep -qx "icanon" || fail "the terminal was not restored (icanon is off)"
