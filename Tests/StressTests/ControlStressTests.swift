@@ -21,25 +21,13 @@ struct ControlStressTests {
         func hit() { deliveries += 1 }
     }
 
-    /// A rule as the model keeps it. Matching is the library's one Swift formula,
-    /// `StateDescriptor.matches` (pinned by the example table of the engine's tests); the model
-    /// checks everything around it: priorities, ties, defaults, diffs and writes.
-    struct Rule: Hashable {
-        enum Mode: CaseIterable { case exactly, containing, notContaining, containingAny, containingNone }
-        let mode: Mode, mask: UInt, priority: Int32
-
-        var descriptor: StateDescriptor {
-            let state = ControlState(rawValue: mask)
-            return switch mode {
-            case .exactly: .exactly(state, priority: priority)
-            case .containing: .containing(state, priority: priority)
-            case .notContaining: .notContaining(state, priority: priority)
-            case .containingAny: .containingAny(state, priority: priority)
-            case .containingNone: .containingNone(state, priority: priority)
-            }
-        }
-
-        func matches(_ s: UInt) -> Bool { descriptor.matches(ControlState(rawValue: s)) }
+    /// The model keeps each rule as its `StateDescriptor` (whose identity is the rule's).
+    /// Matching is the library's one Swift formula, `StateDescriptor.matches` (pinned by the
+    /// example table of the engine's tests); the model checks everything around it: priorities,
+    /// ties, defaults, diffs and writes. These are the five mask modes' constructors.
+    static var modes: [(ControlState, Int32) -> StateDescriptor] {
+        [StateDescriptor.exactly, StateDescriptor.containing, StateDescriptor.notContaining,
+         StateDescriptor.containingAny, StateDescriptor.containingNone]
     }
 
     /// One control with its sinks and the model of its rules.
@@ -47,11 +35,11 @@ struct ControlStressTests {
     final class Subject {
         let control = Control()
         var sinks: [Sink] = []
-        var rules: [ObjectIdentifier: [(rule: Rule, value: Int, sequence: Int)]] = [:]
+        var rules: [ObjectIdentifier: [(rule: StateDescriptor, value: Int, sequence: Int)]] = [:]
         var pendingEnd = false
 
         func expected(_ sink: Sink) -> Int {
-            let applied = control.appliedState.rawValue
+            let applied = control.appliedState
             return rules[ObjectIdentifier(sink)]?.filter { $0.rule.matches(applied) }
                 .max { ($0.rule.priority, $0.sequence) < ($1.rule.priority, $1.sequence) }?.value ?? 0
         }
@@ -78,12 +66,12 @@ struct ControlStressTests {
             case 0..<30: // bind
                 if subject.sinks.count < 6 || subject.sinks.isEmpty { subject.sinks.append(Sink()) }
                 let sink = subject.sinks.randomElement(using: &rng)!
-                let rule = Rule(mode: Rule.Mode.allCases.randomElement(using: &rng)!,
-                                mask: Self.masks.randomElement(using: &rng)!,
-                                priority: Self.priorities.randomElement(using: &rng)!)
+                let mode = Self.modes.randomElement(using: &rng)!
+                let rule = mode(ControlState(rawValue: Self.masks.randomElement(using: &rng)!),
+                                Self.priorities.randomElement(using: &rng)!)
                 let value = Int.random(in: 1...1_000, using: &rng)
                 sequence += 1
-                control.setValue(value, for: \.value, of: sink, when: rule.descriptor)
+                control.setValue(value, for: \.value, of: sink, when: rule)
                 var list = subject.rules[ObjectIdentifier(sink), default: []]
                 list.removeAll { $0.rule == rule }
                 list.append((rule, value, sequence))
@@ -91,7 +79,7 @@ struct ControlStressTests {
             case 30..<38: // unbind one rule
                 guard let sink = subject.sinks.randomElement(using: &rng),
                       let entry = subject.rules[ObjectIdentifier(sink)]?.randomElement(using: &rng) else { break }
-                try #require(control.removeValue(for: \.value, of: sink, when: entry.rule.descriptor), "step \(step)")
+                try #require(control.removeValue(for: \.value, of: sink, when: entry.rule), "step \(step)")
                 subject.rules[ObjectIdentifier(sink)]!.removeAll { $0.rule == entry.rule }
             case 38..<41: // unbind a binding
                 guard let sink = subject.sinks.randomElement(using: &rng) else { break }

@@ -179,9 +179,15 @@ func handAppearance(isEnabled: Bool, isSelected: Bool, isHighlighted: Bool) -> B
                             badgeIsHidden: badgeIsHidden, text: text, badgeCount: badgeCount)
 }
 
-/// The button by hand: `didSet { update() }` on each factor; `update()` writes only the
-/// values that changed (compares before writing).
-final class HandBenchButton: View, BenchButton {
+/// How a hand-written button writes: only the values that changed, or all six every time.
+protocol HandWrites { static var changedOnly: Bool { get } }
+enum ChangedOnly: HandWrites { static var changedOnly: Bool { true } }
+enum AlwaysWrites: HandWrites { static var changedOnly: Bool { false } }
+
+/// The button by hand: `didSet { update() }` on each factor; `update()` writes the values that
+/// changed (compares before writing), or all six (`AlwaysWrites`). Generic so that the two
+/// variants share their code; each is specialised, `Writes.changedOnly` a constant.
+final class HandBenchButton<Writes: HandWrites>: View, BenchButton {
     var isEnabled = true { didSet { update() } }
     var isSelected = false { didSet { update() } }
     var isHighlighted = false { didSet { update() } }
@@ -200,46 +206,13 @@ final class HandBenchButton: View, BenchButton {
 
     func update() {
         let new = handAppearance(isEnabled: isEnabled, isSelected: isSelected, isHighlighted: isHighlighted)
-        if titleLabel.textColor != new.textColor { titleLabel.textColor = new.textColor }
-        if background.backgroundColor != new.backgroundColor { background.backgroundColor = new.backgroundColor }
-        if alpha != new.alpha { alpha = new.alpha }
-        if badge.isHidden != new.badgeIsHidden { badge.isHidden = new.badgeIsHidden }
-        if titleLabel.text != new.text { titleLabel.text = new.text }
-        if badge.count != new.badgeCount { badge.count = new.badgeCount }
-    }
-
-    var appearance: ButtonAppearance {
-        ButtonAppearance(textColor: titleLabel.textColor, backgroundColor: background.backgroundColor, alpha: alpha,
-                         badgeIsHidden: badge.isHidden, text: titleLabel.text, badgeCount: badge.count)
-    }
-}
-
-/// The button by hand, writing all six values on every factor change.
-final class HandAlwaysBenchButton: View, BenchButton {
-    var isEnabled = true { didSet { update() } }
-    var isSelected = false { didSet { update() } }
-    var isHighlighted = false { didSet { update() } }
-    var alpha = 1.0
-    let titleLabel = HandTitleLabel()
-    let background = HandBackgroundView()
-    let badge = HandBadgeView()
-
-    init() {
-        super.init(frame: Rect(x: 0, y: 0, width: 120, height: 44))
-        addSubview(background)
-        addSubview(titleLabel)
-        addSubview(badge)
-        update()
-    }
-
-    func update() {
-        let new = handAppearance(isEnabled: isEnabled, isSelected: isSelected, isHighlighted: isHighlighted)
-        titleLabel.textColor = new.textColor
-        background.backgroundColor = new.backgroundColor
-        alpha = new.alpha
-        badge.isHidden = new.badgeIsHidden
-        titleLabel.text = new.text
-        badge.count = new.badgeCount
+        let all = !Writes.changedOnly
+        if all || titleLabel.textColor != new.textColor { titleLabel.textColor = new.textColor }
+        if all || background.backgroundColor != new.backgroundColor { background.backgroundColor = new.backgroundColor }
+        if all || alpha != new.alpha { alpha = new.alpha }
+        if all || badge.isHidden != new.badgeIsHidden { badge.isHidden = new.badgeIsHidden }
+        if all || titleLabel.text != new.text { titleLabel.text = new.text }
+        if all || badge.count != new.badgeCount { badge.count = new.badgeCount }
     }
 
     var appearance: ButtonAppearance {
@@ -251,8 +224,9 @@ final class HandAlwaysBenchButton: View, BenchButton {
 /// The three buttons, checked to agree after every step of two cycles (the Control's state
 /// pairs are all diffed once by then). Stops the program if they do not.
 @MainActor
-func makeUpdateBaselineButtons(verify: Bool) -> (StatefulBenchButton, HandBenchButton, HandAlwaysBenchButton) {
-    let control = StatefulBenchButton(), hand = HandBenchButton(), always = HandAlwaysBenchButton()
+func makeUpdateBaselineButtons(verify: Bool)
+    -> (StatefulBenchButton, HandBenchButton<ChangedOnly>, HandBenchButton<AlwaysWrites>) {
+    let control = StatefulBenchButton(), hand = HandBenchButton<ChangedOnly>(), always = HandBenchButton<AlwaysWrites>()
     func check(_ step: String) {
         guard verify else { return }
         let expected = hand.appearance

@@ -157,27 +157,15 @@ final class Report {
     /// Records a figure measured another way (a one-off build, a memory count).
     func record(_ result: Result) { results.append(result) }
 
-    /// Fills each result's ratio to the resolver's result with the same scenario and params
-    /// (the implementation named `reference`).
-    func computeRatios(reference: (Result) -> Bool) {
+    /// Fills `ratio` of each result: its median over the median of the result with the same
+    /// scenario and params that `reference` picks (the resolver's, or the hand-written one's).
+    func computeRatios(_ ratio: WritableKeyPath<Result, Double?>, reference: (Result) -> Bool) {
         for index in results.indices {
             let result = results[index]
             guard let base = results.first(where: {
                 reference($0) && $0.scenario == result.scenario && $0.params == result.params
             }) else { continue }
-            results[index].ratioToResolver = result.nsPerOpMedian / base.nsPerOpMedian
-        }
-    }
-
-    /// Fills the end-to-end scenarios' ratio to the hand-written implementation with the same
-    /// scenario and params (the implementation named `reference`).
-    func computeHandWrittenRatios(reference: (Result) -> Bool) {
-        for index in results.indices {
-            let result = results[index]
-            guard let base = results.first(where: {
-                reference($0) && $0.scenario == result.scenario && $0.params == result.params
-            }) else { continue }
-            results[index].ratioToHandWritten = result.nsPerOpMedian / base.nsPerOpMedian
+            results[index][keyPath: ratio] = result.nsPerOpMedian / base.nsPerOpMedian
         }
     }
 

@@ -66,8 +66,8 @@ struct ResolverBench: ParsableCommand {
         ]
         for (name, body) in runs where scenario == nil || scenario == name { try body() }
         FileHandle.standardError.write(Data("\n".utf8))
-        report.computeRatios { $0.implementation.hasPrefix("resolver (warm)") || $0.implementation == "resolver diff (warm)" }
-        report.computeHandWrittenRatios(reference: Scenarios.isHandWrittenReference)
+        report.computeRatios(\.ratioToResolver) { $0.implementation.hasPrefix("resolver (warm)") || $0.implementation == "resolver diff (warm)" }
+        report.computeRatios(\.ratioToHandWritten, reference: Scenarios.isHandWrittenReference)
         print(report.table())
         let endToEnd = Scenarios.endToEndSummary(report.results)
         if !endToEnd.isEmpty { print("\n" + endToEnd) }

@@ -10,9 +10,6 @@ public class ObservationToken {
     /// Whether the registration ended through ``cancel()``.
     public private(set) var isCancelled = false
 
-    /// `onCancel` runs once, at ``cancel()`` or when the token is released uncancelled.
-    init(onCancel: (@MainActor () -> Void)? = nil) { self.onCancel = onCancel }
-
     /// Ends the registration: its handler is never called again.
     public func cancel() {
         guard !isCancelled else { return }
@@ -22,7 +19,7 @@ public class ObservationToken {
         onCancel?()
     }
 
-    /// Sets what ``cancel()`` (or the token's release) does, once the token exists.
+    /// Sets what runs once, at ``cancel()`` or when the token is released uncancelled.
     func onCancel(_ body: @escaping @MainActor () -> Void) { onCancel = body }
 
     isolated deinit { onCancel?() }

@@ -7,9 +7,10 @@ extension StateResolver {
     /// them. Applying the applied state writes nothing.
     ///
     /// Setters may call back into the resolver. A value bound or removed by a setter is applied
-    /// by that call (a binding removed before its turn gets its default). An `apply` from a setter does not nest: the running apply continues to the
-    /// newest requested state once the current round of writes is done, so the last request
-    /// wins and writes never interleave.
+    /// by that call (a binding removed before its turn gets its default). An `apply` from a
+    /// setter does not nest: the running apply continues to the newest requested state once
+    /// the current round of writes is done, so the last request wins and writes never
+    /// interleave.
     ///
     /// - Complexity: O(*c*) in the bindings whose value changes, when the pair of states was
     ///   diffed before (one cached lookup); O(*n*) in the bound pairs for a pair of states seen
@@ -38,8 +39,8 @@ extension StateResolver {
                 let key = Self.key(change.target, change.key_path)
                 guard let binding = bindings[key] else { continue }
                 // A setter that bound or removed values made the list stale: resolve again.
-                let new = stamp == mutationCount ? Self.handle(change.new_value) : resolve(key, in: to)
-                if write(binding, new) { writes += 1 }
+                let written = stamp == mutationCount ? write(binding, Self.handle(change.new_value)) : sync(binding)
+                if written { writes += 1 }
             }
         }
         return writes

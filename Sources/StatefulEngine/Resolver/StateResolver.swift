@@ -266,7 +266,8 @@ public final class StateResolver {
     }
 
     /// Writes the binding's value for the applied state, if it does not hold it already.
-    func sync(_ binding: Binding) {
+    @discardableResult
+    func sync(_ binding: Binding) -> Bool {
         write(binding, resolve(binding.key, in: appliedState))
     }
 
