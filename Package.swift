@@ -32,9 +32,11 @@ let package = Package(
             // `link "Judy"`), so it links the library itself.
             linkerSettings: [.linkedLibrary("Judy")]
         ),
+        // Declarations of Swift runtime functions the standard library does not surface.
+        .target(name: "CSwiftRuntime", path: "CSources/CSwiftRuntime"),
         .target(
             name: "StatefulEngine",
-            dependencies: ["CStateResolver"]
+            dependencies: ["CStateResolver", "CSwiftRuntime"]
         ),
         .target(
             name: "StatefulControls",

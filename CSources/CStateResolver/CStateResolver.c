@@ -23,7 +23,9 @@
  *           and the changed pairs. csr_clear_cache bumps a generation number instead of
  *           walking the caches: a cache of an older generation is emptied when next used.
  * recent    A direct-mapped array of the 64 most recent (state -> cache) pairs in front of
- *           `states`, so that the warm path is usually one Judy lookup (the binding's).
+ *           `states`, so that the warm path is usually one Judy lookup (the binding's), and
+ *           none by slot (csr_resolve_slot). `recent_diffs` does the same for the 64 most
+ *           recent (from, to) -> diff list pairs, so that a warm csr_diff is one probe.
  * preds     Side array of custom predicates, indexed from the rules that use one, so that a
  *           plain rule stays 32 bytes.
  *
@@ -105,6 +107,10 @@ struct csr_table {
         uint64_t state;
         state_cache *cache; /* NULL: empty */
     } recent[RECENT_STATES];
+    struct {
+        uint64_t from, to;
+        diff_list *list; /* NULL: empty; cleared whenever a cached diff is freed */
+    } recent_diffs[RECENT_STATES];
     csr_release_fn release;
     void *release_context;
 };
@@ -220,6 +226,10 @@ static unsigned recent_slot(uint64_t state) {
     return (unsigned)(h >> 58); /* 0 ..< RECENT_STATES */
 }
 
+static unsigned recent_diff_slot(uint64_t from, uint64_t to) {
+    return recent_slot(from ^ (to * 0xC2B2AE3D27D4EB4Full));
+}
+
 /* The cache of `state`, created when missing. NULL when there is none and none could be made:
  * callers then compute without caching. */
 static state_cache *cache_for(csr_table *t, uint64_t state) {
@@ -308,6 +318,8 @@ static csr_value entry_value(uint32_t entry) {
 /* ---- invalidation ---------------------------------------------------------------------- */
 
 static void free_diffs(csr_table *t, state_cache *cache) {
+    if (cache->diffs == NULL) return;
+    memset(t->recent_diffs, 0, sizeof t->recent_diffs);
     Word_t to = 0;
     JError_t error;
     for (PPvoid_t p = JudyLFirst(cache->diffs, &to, &error); p != NULL && p != PPJERR;
@@ -344,6 +356,7 @@ static void invalidate(csr_table *t, uint32_t slot) {
 void csr_clear_cache(csr_table *t) {
     if (t == NULL) return;
     free_scratch(t);
+    memset(t->recent_diffs, 0, sizeof t->recent_diffs);
     if (++t->generation != 0) return; /* every cache is emptied when next used */
     /* The generation wrapped around: empty every cache now, so none passes for current. */
     Word_t state = 0;
@@ -364,6 +377,7 @@ void csr_release_cache(csr_table *t) {
     JudyLFreeArray(&t->states, &error);
     t->states = NULL;
     memset(t->recent, 0, sizeof t->recent);
+    memset(t->recent_diffs, 0, sizeof t->recent_diffs);
     free_scratch(t);
 }
 
@@ -731,6 +745,32 @@ csr_status csr_resolve(csr_table *t, uint32_t target, uint32_t key_path, uint64_
     return entry == ENTRY_NO_MATCH ? CSR_NO_MATCH : CSR_OK;
 }
 
+csr_status csr_slot(const csr_table *t, uint32_t target, uint32_t key_path, uint32_t *slot) {
+    if (t == NULL || slot == NULL) return CSR_ERR_INVALID;
+    binding *b;
+    csr_status status = lookup_binding(t, binding_key(target, key_path), &b);
+    if (status != CSR_OK) return status;
+    if (b == NULL) return CSR_NOT_FOUND;
+    *slot = b->slot;
+    return CSR_OK;
+}
+
+csr_status csr_resolve_slot(csr_table *t, uint32_t slot, uint64_t state, csr_value *value) {
+    if (t == NULL || value == NULL || slot >= t->slot_count || t->slots[slot] == NULL)
+        return CSR_ERR_INVALID;
+    const binding *b = t->slots[slot];
+    /* The warm path: the state's cache from `recent`, the entry from its page. */
+    unsigned recent = recent_slot(state);
+    state_cache *cache = t->recent[recent].cache;
+    uint32_t entry = ENTRY_UNKNOWN;
+    if (cache != NULL && t->recent[recent].state == state && cache->generation == t->generation &&
+        (slot >> PAGE_SHIFT) < cache->page_count && cache->pages[slot >> PAGE_SHIFT] != NULL)
+        entry = cache->pages[slot >> PAGE_SHIFT][slot & (PAGE_ENTRIES - 1)];
+    if (entry == ENTRY_UNKNOWN) entry = cached_entry(t, full_cache_for(t, state, slot), b, state);
+    *value = entry_value(entry);
+    return entry == ENTRY_NO_MATCH ? CSR_NO_MATCH : CSR_OK;
+}
+
 csr_status csr_explain(csr_table *t, uint32_t target, uint32_t key_path, uint64_t state,
                        csr_candidate *candidates, size_t capacity, size_t *count) {
     if (t == NULL || count == NULL || (candidates == NULL && capacity > 0))
@@ -770,7 +810,8 @@ static csr_status collect_changes(csr_table *t, uint64_t from, uint64_t to, diff
         if (old_entry == new_entry) continue;
         if (list != NULL)
             list->changes[n] = (csr_change){(uint32_t)(key >> 32), (uint32_t)key,
-                                            entry_value(old_entry), entry_value(new_entry)};
+                                            entry_value(old_entry), entry_value(new_entry),
+                                            b->slot};
         n++;
     }
     *count = n;
@@ -781,13 +822,23 @@ csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change *
                     size_t *count) {
     if (t == NULL || changes == NULL || count == NULL) return CSR_ERR_INVALID;
     free_scratch(t);
+    unsigned recent = recent_diff_slot(from, to);
+    diff_list *list = t->recent_diffs[recent].list;
+    if (list != NULL && t->recent_diffs[recent].from == from && t->recent_diffs[recent].to == to) {
+        *changes = list->changes;
+        *count = list->count;
+        return CSR_OK;
+    }
     JError_t error;
     state_cache *cache = cache_for(t, from);
     if (cache != NULL) {
         PPvoid_t p = JudyLGet(cache->diffs, (Word_t)to, &error);
         if (p == PPJERR) return CSR_ERR_JUDY;
         if (p != NULL) {
-            diff_list *list = *p;
+            list = *p;
+            t->recent_diffs[recent].from = from;
+            t->recent_diffs[recent].to = to;
+            t->recent_diffs[recent].list = list;
             *changes = list->changes;
             *count = list->count;
             return CSR_OK;
@@ -796,7 +847,7 @@ csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change *
     size_t n;
     csr_status status = collect_changes(t, from, to, NULL, &n);
     if (status != CSR_OK) return status;
-    diff_list *list = allocate(sizeof(diff_list) + n * sizeof(csr_change), &t->cache_words);
+    list = allocate(sizeof(diff_list) + n * sizeof(csr_change), &t->cache_words);
     if (list == NULL) return CSR_ERR_NOMEM;
     list->count = n;
     status = collect_changes(t, from, to, list, &n);
@@ -807,10 +858,14 @@ csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change *
     /* Cache it under `from` (looked up again: resolving may have replaced the cache). */
     cache = cache_for(t, from);
     PPvoid_t p = cache == NULL ? PPJERR : JudyLIns(&cache->diffs, (Word_t)to, &error);
-    if (p == PPJERR)
+    if (p == PPJERR) {
         t->scratch = list; /* uncached: valid until the next call, like a cached one */
-    else
+    } else {
         *p = list;
+        t->recent_diffs[recent].from = from;
+        t->recent_diffs[recent].to = to;
+        t->recent_diffs[recent].list = list;
+    }
     *changes = list->changes;
     *count = list->count;
     return CSR_OK;

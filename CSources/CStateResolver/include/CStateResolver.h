@@ -108,6 +108,8 @@ typedef struct csr_change {
     csr_value old_value;
     /// The value in the state changed to, or CSR_NO_VALUE.
     csr_value new_value;
+    /// The pair's slot (see `csr_slot`): lets the owner find its record without a lookup.
+    uint32_t slot;
 } csr_change;
 
 /// Counts and memory of a table.
@@ -152,6 +154,14 @@ void csr_remove_all(csr_table *table);
 /// on the way but a cache that cannot grow only makes the call slower, never fail.
 csr_status csr_resolve(csr_table *table, uint32_t target, uint32_t key_path, uint64_t state,
                        csr_value *value);
+
+/// The slot of (target, key_path): a small integer the pair keeps while it has rules, reused
+/// by another pair once it has none. CSR_NOT_FOUND when the pair has no rules.
+csr_status csr_slot(const csr_table *table, uint32_t target, uint32_t key_path, uint32_t *slot);
+
+/// `csr_resolve` for the pair holding `slot`, without the pair lookup: a state resolved before
+/// costs one cache probe and an array read. CSR_ERR_INVALID when no pair holds `slot`.
+csr_status csr_resolve_slot(csr_table *table, uint32_t slot, uint64_t state, csr_value *value);
 
 /// Lists the rules of (target, key_path) in resolution order (priority descending, then most
 /// recently set first), each marked matched or not for `state`. Writes at most `capacity`

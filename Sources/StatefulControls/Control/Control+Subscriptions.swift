@@ -32,7 +32,7 @@ extension Control {
     /// (each subscription sees the state applied when it is called), then runs again until
     /// the state settles.
     func notifySubscriptions() {
-        guard !isNotifying else { return }
+        guard !isNotifying, !subscriptions.isEmpty else { return }
         isNotifying = true
         defer { isNotifying = false }
         var notified = ControlState?.none

@@ -16,23 +16,38 @@
 open class Control: View {
     /// Whether the control is enabled; `false` adds ``ControlState/disabled`` to the state.
     /// A disabled control ignores touches; ``sendActions(for:)`` still delivers.
-    @StateFactor open var isEnabled = true
+    open var isEnabled: Bool {
+        get { !factors.contains(.disabled) }
+        set { setFactor(.disabled, !newValue) }
+    }
 
     /// Whether the control is selected (``ControlState/selected``).
-    @StateFactor open var isSelected = false
+    open var isSelected: Bool {
+        get { factors.contains(.selected) }
+        set { setFactor(.selected, newValue) }
+    }
 
     /// Whether the control is highlighted (``ControlState/highlighted``): set while a touch
     /// is tracked inside it.
-    @StateFactor open var isHighlighted = false
+    open var isHighlighted: Bool {
+        get { factors.contains(.highlighted) }
+        set { setFactor(.highlighted, newValue) }
+    }
 
     /// Whether the control has the focus (``ControlState/focused``).
-    @StateFactor open var isFocused = false
+    open var isFocused: Bool {
+        get { factors.contains(.focused) }
+        set { setFactor(.focused, newValue) }
+    }
+
+    /// The state bits of the four built-in factors, stored as the state has them.
+    @exclusivity(unchecked) private var factors: ControlState = []
 
     let resolver = StateResolver()
-    var customStates: [CustomState] = []
+    @exclusivity(unchecked) var customStates: [CustomState] = []
     let subscriptions = WeakTokens<StateSubscription>()
-    var isNotifying = false
-    var transitionDepth = 0
+    @exclusivity(unchecked) var isNotifying = false
+    @exclusivity(unchecked) var transitionDepth = 0
     var queuedEvents: [Event] = []
     var registrations: [ActionRegistration] = []
     var tracking = TrackingState()
@@ -96,13 +111,16 @@ open class Control: View {
 
     /// The control's state, computed from its factors and custom states each time it is read.
     public var state: ControlState {
-        var state: ControlState = []
-        if isHighlighted { state.insert(.highlighted) }
-        if !isEnabled { state.insert(.disabled) }
-        if isSelected { state.insert(.selected) }
-        if isFocused { state.insert(.focused) }
+        var state = factors
         for custom in customStates where custom.isActive(self) { state.insert(custom.state) }
         return state
+    }
+
+    /// Sets or clears a built-in factor's bit, updating the state when it changes.
+    private func setFactor(_ bit: ControlState, _ isOn: Bool) {
+        guard factors.contains(bit) != isOn else { return }
+        factors.formSymmetricDifference(bit)
+        updateState()
     }
 
     /// The state whose bound values are applied: ``state``, except inside a transition (which

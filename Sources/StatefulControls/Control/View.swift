@@ -5,8 +5,9 @@ open class View: Responder {
     /// The view's rectangle in its superview's coordinates.
     open var frame: Rect
 
-    /// Whether the view is hidden.
-    open var isHidden = false
+    /// Whether the view is hidden. Final, so that a state change writes it in place (see
+    /// ``StateResolver``).
+    public final var isHidden = false
 
     /// The view's rectangle in its own coordinates.
     public var bounds: Rect { Rect(origin: .zero, size: frame.size) }

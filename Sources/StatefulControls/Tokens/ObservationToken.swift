@@ -30,9 +30,12 @@ public class ObservationToken {
 @MainActor
 final class WeakTokens<Token: ObservationToken> {
     private struct Entry { weak var token: Token? }
-    private var entries: [Entry] = []
+    @exclusivity(unchecked) private var entries: [Entry] = []
 
     func append(_ token: Token) { entries.append(Entry(token: token)) }
+
+    /// Whether no token is held (cancelled and released ones are dropped by ``forEach(_:)``).
+    var isEmpty: Bool { entries.isEmpty }
 
     /// Calls `body` with every live token registered when the call starts (a token added by
     /// `body` waits for the next call; one cancelled by it is skipped), then forgets released

@@ -34,10 +34,11 @@ extension StateResolver {
             }
             let from = appliedState, to = requestedState
             appliedState = to
+            guard (from.rawValue ^ to.rawValue) & sensitiveBits != 0 else { continue }
+            try beginChanges(from: from, to: to)
             let stamp = mutationCount
-            for change in try changes(from: from, to: to) {
-                let key = Self.key(change.target, change.key_path)
-                guard let binding = bindings[key] else { continue }
+            while let change = pending.next() {
+                guard let binding = binding(for: change) else { continue }
                 // A setter that bound or removed values made the list stale: resolve again.
                 let written = stamp == mutationCount ? write(binding, Self.handle(change.new_value)) : sync(binding)
                 if written { writes += 1 }
@@ -48,19 +49,60 @@ extension StateResolver {
 
     private static func handle(_ value: csr_value) -> csr_value? { value == CSR_NO_VALUE ? nil : value }
 
-    /// The bindings whose value differs between two states, from the C diff; when the table
-    /// has no memory for a diff list, pair by pair (resolving never fails for lack of memory).
-    func changes(from: ControlState, to: ControlState) throws(ResolverError) -> [csr_change] {
+    /// Starts ``pending`` on the bindings whose value differs between two states: the C diff,
+    /// read in place; when the table has no memory for a diff list, pair by pair (resolving
+    /// never fails for lack of memory).
+    func beginChanges(from: ControlState, to: ControlState) throws(ResolverError) {
         var pointer: UnsafePointer<csr_change>?
         var count = 0
         let status = evaluating { csr_diff(table, UInt64(from.rawValue), UInt64(to.rawValue), &pointer, &count) }
-        if status == CSR_OK { return Array(UnsafeBufferPointer(start: pointer, count: count)) }
+        if status == CSR_OK { return pending.begin(UnsafeBufferPointer(start: pointer, count: count)) }
         guard status == CSR_ERR_NOMEM else { throw .corrupted }
-        return bindings.keys.sorted().compactMap { key in
+        pending.begin(owning: bindings.keys.sorted().compactMap { key in
             let old = resolve(key, in: from), new = resolve(key, in: to)
             guard old != new else { return nil }
             return csr_change(target: UInt32(key >> 32), key_path: UInt32(truncatingIfNeeded: key),
-                              old_value: old ?? CSR_NO_VALUE, new_value: new ?? CSR_NO_VALUE)
+                              old_value: old ?? CSR_NO_VALUE, new_value: new ?? CSR_NO_VALUE, slot: UInt32.max)
+        })
+    }
+}
+
+/// The changes an apply is writing. They are read in place, from memory the C table owns until
+/// its next mutation; ``detach()`` copies the ones not handed out yet before such a call.
+struct PendingChanges {
+    private var borrowed = UnsafeBufferPointer<csr_change>(start: nil, count: 0)
+    private var owned: [csr_change] = []
+    private var index = 0
+
+    mutating func begin(_ changes: UnsafeBufferPointer<csr_change>) {
+        borrowed = changes
+        owned.removeAll()
+        index = 0
+    }
+
+    mutating func begin(owning changes: [csr_change]) {
+        borrowed = UnsafeBufferPointer(start: nil, count: 0)
+        owned = changes
+        index = 0
+    }
+
+    @inline(__always)
+    mutating func next() -> csr_change? {
+        if borrowed.baseAddress != nil {
+            guard index < borrowed.count else { return nil }
+            defer { index += 1 }
+            return borrowed[index]
         }
+        guard index < owned.count else { return nil }
+        defer { index += 1 }
+        return owned[index]
+    }
+
+    /// Copies the changes not handed out yet, before a table call frees the memory they are in.
+    mutating func detach() {
+        guard borrowed.baseAddress != nil else { return }
+        owned = Array(borrowed[index...])
+        borrowed = UnsafeBufferPointer(start: nil, count: 0)
+        index = 0
     }
 }

@@ -14,6 +14,12 @@ internal import CStateResolver
 /// Targets are held weakly. A target that is deallocated is skipped and its rules purged; a new
 /// object that happens to get the same address is a new target and never receives them.
 ///
+/// A property stored in place — a `var` of a final class, or a `final var` — is written at its
+/// address, found by the first write through the key path; any other property (computed,
+/// observed with `didSet`, or overridable) is written through its key path each time, which
+/// costs the standard library's key-path projection (about a thousand instructions and a heap
+/// allocation). Bind stored properties of final classes where state changes are frequent.
+///
 /// A resolver is not thread-safe and not actor-bound: use each resolver from one isolation
 /// domain at a time (a thread, an actor, or the main actor for a `Control` of the controls
 /// module); resolvers on different threads are independent. Setters, value deinits and
@@ -26,6 +32,16 @@ public final class StateResolver {
     private var targets: [UInt32: BoundTarget] = [:]
     private var keyPathIDs: [AnyKeyPath: UInt32] = [:]
     private(set) var bindings: [UInt64: Binding] = [:]
+    /// The bindings by their C slot (see `csr_slot`), so that a change of the diff finds its
+    /// binding without a lookup; checked against the change's key, as slots are reused.
+    @exclusivity(unchecked) private var bindingsBySlot: ContiguousArray<Binding?> = []
+    /// The state bits some rule can tell apart: a state change within the other bits changes no
+    /// value, and ``apply(_:)`` only moves ``appliedState``. Grows with the rules (an `exactly`
+    /// or custom rule makes it every bit) and is reset when no rule is left.
+    @exclusivity(unchecked) private(set) var sensitiveBits: UInt = 0
+    /// The changes an apply is writing: read in place from the C table, and copied before any
+    /// table call that could free them (a setter that binds or removes values).
+    @exclusivity(unchecked) var pending = PendingChanges()
     private var predicateIDs: [String: UInt64] = [:]
     private var predicates: [UInt64: (name: String, box: PredicateBox)] = [:]
     private var nextTargetID: UInt32 = 1
@@ -33,18 +49,18 @@ public final class StateResolver {
     /// can tell that its change list went stale. Purging a dead target does not count: its
     /// changes are skipped (its bindings are gone, its id is never reused) and no other
     /// binding's value moves.
-    private(set) var mutationCount = 0
+    @exclusivity(unchecked) private(set) var mutationCount = 0
     /// True while a C call that can run custom predicates is under way: a predicate that
     /// calls back into the resolver is a misuse, stopped by ``checkNotEvaluating(_:)``.
-    private var isEvaluating = false
-    package internal(set) var isApplying = false
-    var requestedState: ControlState
+    @exclusivity(unchecked) private var isEvaluating = false
+    @exclusivity(unchecked) package internal(set) var isApplying = false
+    @exclusivity(unchecked) var requestedState: ControlState
 
     /// The most rounds one ``apply(_:)`` runs when setters keep changing the state.
     package static let maximumRounds = 64
 
     /// The state whose values are applied.
-    public internal(set) var appliedState: ControlState
+    @exclusivity(unchecked) public internal(set) var appliedState: ControlState
 
     /// Creates an empty resolver whose values count as applied for `state`.
     public init(state: ControlState = .normal) {
@@ -88,17 +104,14 @@ public final class StateResolver {
         let key = Self.key(bound.id, keyPathID)
         let existing = bindings[key]
         if existing == nil {
-            bindings[key] = Binding(target: bound, keyPathID: keyPathID,
-                                    write: { target, box in
-                                        unsafeDowncast(target, to: Target.self)[keyPath: keyPath] =
-                                            unsafeDowncast(box, to: ValueBox<Value>.self).value
-                                    },
+            bindings[key] = Binding(target: bound, keyPathID: keyPathID, writer: PropertyWriter(keyPath),
                                     defaultValue: ValueBox(target[keyPath: keyPath]))
             bound.keyPathIDs.insert(keyPathID)
         }
         do {
             let handle = try slab.insert(ValueBox(value))
             var cDescriptor = self.cDescriptor(descriptor, retainingPredicate: true)
+            pending.detach()
             let status = csr_set(table, bound.id, keyPathID, &cDescriptor, handle)
             if status != CSR_OK {
                 slab.remove(handle)
@@ -111,8 +124,15 @@ public final class StateResolver {
             throw error
         }
         mutationCount += 1
+        sensitiveBits |= descriptor.sensitiveBits
         slab.drainReleased()
-        if let binding = bindings[key] { sync(binding) }
+        guard let binding = bindings[key] else { return }
+        var slot: UInt32 = 0
+        Self.expectSuccess(csr_slot(table, bound.id, keyPathID, &slot))
+        binding.slot = slot
+        if bindingsBySlot.count <= Int(slot) { bindingsBySlot.append(contentsOf: repeatElement(nil, count: Int(slot) + 1 - bindingsBySlot.count)) }
+        bindingsBySlot[Int(slot)] = binding
+        sync(binding)
     }
 
     /// Removes the value bound to `keyPath` of `target` for exactly `descriptor` (same identity).
@@ -128,6 +148,7 @@ public final class StateResolver {
         checkNotEvaluating("removeValue(for:of:when:)")
         guard let binding = binding(keyPath, of: target) else { return false }
         var cDescriptor = self.cDescriptor(descriptor, retainingPredicate: false)
+        pending.detach()
         let status = csr_remove(table, binding.target.id, binding.keyPathID, &cDescriptor)
         Self.expectSuccess(status)
         guard status == CSR_OK else { return false }
@@ -165,11 +186,15 @@ public final class StateResolver {
     /// - Complexity: O(*n* + *r*) in the bound pairs and rules.
     public func removeAllValues() {
         checkNotEvaluating("removeAllValues()")
-        remove(bindings.keys.sorted().map { bindings[$0]! }) { csr_remove_all(table) }
+        remove(bindings.keys.sorted().map { bindings[$0]! }) {
+            csr_remove_all(table)
+            sensitiveBits = 0
+        }
     }
 
     /// Removes bindings through `removeRules`, then settles them in first-bind order.
     private func remove(_ removed: [Binding], removeRules: () -> Void) {
+        pending.detach()
         removeRules()
         mutationCount += 1
         slab.drainReleased()
@@ -261,7 +286,7 @@ public final class StateResolver {
         }
         // Recorded first: a setter that calls back sees the value being written as written.
         binding.written = box
-        binding.write(object, box)
+        binding.writer.write(object, box)
         return true
     }
 
@@ -290,6 +315,16 @@ public final class StateResolver {
             let predicate = predicates[candidate.predicate_id]!
             return .custom(predicate.name, priority: candidate.priority, predicate.box.predicate)
         }
+    }
+
+    /// The binding a change of the diff is about.
+    @inline(__always)
+    func binding(for change: csr_change) -> Binding? {
+        let key = Self.key(change.target, change.key_path)
+        if Int(change.slot) < bindingsBySlot.count, let binding = bindingsBySlot[Int(change.slot)], binding.key == key {
+            return binding
+        }
+        return bindings[key]
     }
 
     func binding<Target: AnyObject, Value>(_ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target) -> Binding? {
@@ -328,16 +363,26 @@ public final class StateResolver {
     /// Drops the rules of a target that was deallocated.
     func purge(_ bound: BoundTarget) {
         guard targets[bound.id] === bound else { return }
+        pending.detach()
         Self.expectSuccess(csr_remove_target(table, bound.id))
-        for keyPathID in bound.keyPathIDs { bindings[Self.key(bound.id, keyPathID)] = nil }
+        for keyPathID in bound.keyPathIDs {
+            if let binding = bindings.removeValue(forKey: Self.key(bound.id, keyPathID)) { forgetSlot(of: binding) }
+        }
         bound.keyPathIDs.removeAll()
         dropTarget(bound)
     }
 
     private func forget(_ key: UInt64) {
         guard let binding = bindings.removeValue(forKey: key) else { return }
+        forgetSlot(of: binding)
         binding.target.keyPathIDs.remove(binding.keyPathID)
         if binding.target.keyPathIDs.isEmpty { dropTarget(binding.target) }
+    }
+
+    private func forgetSlot(of binding: Binding) {
+        if Int(binding.slot) < bindingsBySlot.count, bindingsBySlot[Int(binding.slot)] === binding {
+            bindingsBySlot[Int(binding.slot)] = nil
+        }
     }
 
     private func dropTarget(_ bound: BoundTarget) {
@@ -374,39 +419,53 @@ private let predicateTrampoline: csr_predicate_fn = { state, context in
     Unmanaged<PredicateBox>.fromOpaque(context!).takeUnretainedValue().predicate(ControlState(rawValue: UInt(state)))
 }
 
-/// A bound target: held weakly, with the key paths bound on it.
+/// A bound target, with the key paths bound on it.
+///
+/// The target is not kept alive: the record holds an unowned reference, which keeps only the
+/// object's memory (its header, not its properties) until the record goes, and asks the
+/// runtime whether the object is being deinitialised. That is what a weak reference answers,
+/// without the side table a weak reference gives the object — which would send every retain
+/// and release of the target, anywhere in the program, down the runtime's slow path.
 final class BoundTarget {
-    weak var object: AnyObject?
+    private unowned let memory: AnyObject
+    private let address: UnsafeMutableRawPointer
+    /// The object's identity (its address), which a new object may take once this one is freed.
     let objectID: ObjectIdentifier
     let id: UInt32
     var keyPathIDs: Set<UInt32> = []
 
     init(_ object: AnyObject, id: UInt32) {
-        self.object = object
-        self.objectID = ObjectIdentifier(object)
+        memory = object
+        address = Unmanaged.passUnretained(object).toOpaque()
+        objectID = ObjectIdentifier(object)
         self.id = id
+    }
+
+    /// The object while it lives; nil once its deinitialisation has begun.
+    var object: AnyObject? {
+        isDeallocating(address) ? nil : Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue()
     }
 }
 
 /// One (target, key path): how to write it, its default value, and the value it holds.
-/// `write` takes the target and a ``ValueBox`` of the key path's value type.
 final class Binding {
     let target: BoundTarget
     let keyPathID: UInt32
-    let write: (AnyObject, AnyValueBox) -> Void
+    let writer: AnyPropertyWriter
     let defaultValue: AnyValueBox
+    /// The pair's slot in the C table, as of its last `csr_set`.
+    @exclusivity(unchecked) var slot: UInt32 = 0
     /// The box last written to the property (the default until a rule's value is written):
     /// a write is skipped when the box to write is this one, and a binding whose rules
     /// changed is brought to its winner by comparing with it.
-    var written: AnyValueBox
+    @exclusivity(unchecked) var written: AnyValueBox
 
     var key: UInt64 { StateResolver.key(target.id, keyPathID) }
 
-    init(target: BoundTarget, keyPathID: UInt32,
-         write: @escaping (AnyObject, AnyValueBox) -> Void, defaultValue: AnyValueBox) {
+    init(target: BoundTarget, keyPathID: UInt32, writer: AnyPropertyWriter, defaultValue: AnyValueBox) {
         self.target = target
         self.keyPathID = keyPathID
-        self.write = write
+        self.writer = writer
         self.defaultValue = defaultValue
         self.written = defaultValue
     }

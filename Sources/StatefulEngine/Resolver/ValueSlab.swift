@@ -1,21 +1,21 @@
 internal import CStateResolver
 
+/// A ``ValueBox`` of any type: a class, so that holding and comparing one costs a pointer.
+class AnyValueBox {
+    var anyValue: Any { internalInconsistency("AnyValueBox is abstract") }
+}
+
 /// A value boxed with its static type, so a setter unboxes it without a dynamic cast.
 final class ValueBox<Value>: AnyValueBox {
     let value: Value
     init(_ value: Value) { self.value = value }
-    var anyValue: Any { value }
-}
-
-/// A ``ValueBox`` of any type.
-protocol AnyValueBox: AnyObject {
-    var anyValue: Any { get }
+    override var anyValue: Any { value }
 }
 
 /// The values of a resolver's rules, addressed by the handles the C table stores. Freed
 /// handles are reused (a free list), so a long-lived control does not grow with churn.
 final class ValueSlab {
-    private var values: [AnyValueBox?] = []
+    @exclusivity(unchecked) private var values: [AnyValueBox?] = []
     private var freeHandles: [csr_value] = []
 
     /// The number of values held.
@@ -44,7 +44,7 @@ final class ValueSlab {
     }
 
     /// Values (and predicates) the table let go of, not yet released.
-    private var released: [AnyObject] = []
+    @exclusivity(unchecked) private var released: [AnyObject] = []
 
     /// Holds a predicate the table let go of until ``drainReleased()``.
     func release(_ predicate: PredicateBox) { released.append(predicate) }

@@ -30,6 +30,15 @@ public struct StateDescriptor: Hashable, Sendable {
         (self.mode, self.state, self.priority, self.predicate) = (mode, state, priority, predicate)
     }
 
+    /// The state bits whose value can change whether the descriptor matches: the mask for the
+    /// mask modes, every bit for `exactly` and custom predicates.
+    var sensitiveBits: UInt {
+        switch mode {
+        case .exactly, .custom: ~0
+        case .containing, .notContaining, .containingAny, .containingNone: state.rawValue
+        }
+    }
+
     /// Matches when the current state is exactly `state`. Default priority 1000.
     public static func exactly(_ state: ControlState, priority: Int32 = 1000) -> StateDescriptor {
         StateDescriptor(.exactly, state, priority)

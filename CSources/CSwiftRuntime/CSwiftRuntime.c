@@ -1,0 +1,2 @@
+/* Declarations only (include/CSwiftRuntime.h): the functions live in the Swift runtime. */
+#include "CSwiftRuntime.h"

@@ -1,0 +1,111 @@
+import Testing
+@testable import StatefulEngine
+
+/// The fast paths of apply: direct writes of stored properties, targets held without weak
+/// references, and state changes no rule can tell apart.
+@Suite("StateResolver: the apply path")
+struct ApplyPathTests {
+    /// A class others derive from: its properties are stored in place only when `final` (an
+    /// overridable property is reached through its accessors, by key paths too).
+    class Base {
+        final var stored = 0
+        var overridable = 0
+        var observed = 0 { didSet { observedWrites += 1 } }
+        var observedWrites = 0
+        var backing = 0
+        var computed: Int {
+            get { backing }
+            set { backing = newValue }
+        }
+        final var point = (x: 0, y: 0)
+    }
+
+    final class Derived: Base {
+        var own = "a"
+    }
+
+    /// The writer of `keyPath`, after one write of `value` through it.
+    func writer<Value>(_ keyPath: ReferenceWritableKeyPath<Derived, Value>, of target: Derived,
+                       writing value: Value) -> PropertyWriter<Derived, Value> {
+        let writer = PropertyWriter(keyPath)
+        writer.write(target, ValueBox(value))
+        return writer
+    }
+
+    @Test func storedPropertiesAreWrittenAtTheirAddressOthersThroughTheKeyPath() {
+        let target = Derived()
+        let stored = writer(\.stored, of: target, writing: 1)
+        let own = writer(\.own, of: target, writing: "b")
+        let nested = writer(\.point.y, of: target, writing: 7)
+        let observed = writer(\.observed, of: target, writing: 2)
+        let computed = writer(\.computed, of: target, writing: 3)
+        let overridable = writer(\.overridable, of: target, writing: 4)
+        // The first write found where each key path leads.
+        guard case .stored(let storedOffset) = stored.offset, case .stored = own.offset,
+              case .stored(let nestedOffset) = nested.offset else {
+            Issue.record("stored properties: \(stored.offset), \(own.offset), \(nested.offset)")
+            return
+        }
+        #expect(storedOffset != nestedOffset)
+        #expect(observed.offset == .throughKeyPath)
+        #expect(computed.offset == .throughKeyPath)
+        #expect(overridable.offset == .throughKeyPath && target.overridable == 4)
+        // Later writes land in the same properties, observers run.
+        stored.write(target, ValueBox(10))
+        own.write(target, ValueBox("c"))
+        nested.write(target, ValueBox(70))
+        observed.write(target, ValueBox(20))
+        computed.write(target, ValueBox(30))
+        #expect(target.stored == 10 && target.own == "c" && target.point == (0, 70))
+        #expect(target.observed == 20 && target.observedWrites == 2 && target.computed == 30)
+        // A direct write releases the value it replaces.
+        weak var released: Derived?
+        do {
+            let holder = HolderOfObject()
+            let objectWriter = PropertyWriter(\HolderOfObject.object)
+            let first = Derived()
+            released = first
+            objectWriter.write(holder, ValueBox<Derived?>(first))
+            objectWriter.write(holder, ValueBox<Derived?>(Derived()))
+            #expect(objectWriter.offset != .throughKeyPath && objectWriter.offset != .unknown)
+        }
+        #expect(released == nil)
+    }
+
+    final class HolderOfObject {
+        var object: Derived?
+    }
+
+    @Test @MainActor func aTargetIsSeenDeadWithoutAWeakReference() throws {
+        let resolver = StateResolver()
+        var target: Base? = Base()
+        try resolver.setValue(5, for: \.stored, of: target!, when: .containing(.selected))
+        weak let weakTarget = target
+        target = nil
+        #expect(weakTarget == nil)
+        // The dead target is skipped and purged; its rules go.
+        #expect(try resolver.apply(.selected) == 0)
+        #expect(resolver.ruleCount == 0)
+        // A new object, perhaps at the same address, is a new target.
+        let fresh = Base()
+        #expect(resolver.value(for: \.stored, of: fresh, in: .selected) == nil)
+    }
+
+    @Test func stateChangesInBitsNoRuleReadsWriteNothingAndMoveTheAppliedState() throws {
+        let resolver = StateResolver()
+        let target = Base()
+        try resolver.setValue(1, for: \.observed, of: target, when: .containing(.selected))
+        target.observedWrites = 0
+        #expect(try resolver.apply(.highlighted) == 0)
+        #expect(resolver.appliedState == .highlighted)
+        #expect(try resolver.apply([.highlighted, .selected]) == 1)
+        #expect(target.observed == 1 && target.observedWrites == 1)
+        // An exactly rule reads every bit.
+        try resolver.setValue(2, for: \.observed, of: target, when: .exactly([.selected, .highlighted, .focused], priority: 2000))
+        #expect(try resolver.apply([.highlighted, .selected, .focused]) == 1)
+        #expect(target.observed == 2)
+        // With every rule removed, nothing is sensitive any more.
+        resolver.removeAllValues()
+        #expect(resolver.sensitiveBits == 0)
+    }
+}
