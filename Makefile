@@ -35,7 +35,7 @@ bench: deps ## Run resolver-bench in release mode (ARGS="--quick", "--scenario r
 	$(SWIFT) build --package-path $(BENCH) -c release --product resolver-bench
 	$(BENCH)/.build/release/resolver-bench --json $(BENCH)/.build/bench.json $(ARGS)
 
-IR_LOOPS := warm-resolve-16 cold-resolve-16 cold-released-resolve-16 original-16 android-16 flutter-16 \
+IR_LOOPS := warm-resolve-16 warm-resolve-slot-16 precomputed-16 cold-resolve-16 cold-released-resolve-16 original-16 android-16 flutter-16 \
             state-change-10000-1pct state-change-10000-100pct control-toggle-1000 \
             update-baseline-control update-baseline-hand update-baseline-hand-always form-control form-hand \
             bindings-1000-100pct-control bindings-1000-100pct-hand bindings-1000-1pct-control bindings-1000-1pct-hand

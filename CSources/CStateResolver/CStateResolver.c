@@ -22,7 +22,7 @@
  *           answered by `recent`) and an array read; a state change seen before is two lookups
  *           and the changed pairs. csr_clear_cache bumps a generation number instead of
  *           walking the caches: a cache of an older generation is emptied when next used.
- * recent    A direct-mapped array of the 64 most recent (state -> cache) pairs in front of
+ * recent    A two-way set-associative array of 64 recent (state -> cache) pairs in front of
  *           `states`, so that the warm path is usually one Judy lookup (the binding's), and
  *           none by slot (csr_resolve_slot). `recent_diffs` does the same for the 64 most
  *           recent (from, to) -> diff list pairs, so that a warm csr_diff is one probe.
@@ -226,6 +226,30 @@ static unsigned recent_slot(uint64_t state) {
     return (unsigned)(h >> 58); /* 0 ..< RECENT_STATES */
 }
 
+/* `recent` is two-way: the set of a state is the pair of entries at (slot & ~1, slot | 1), the
+ * more recently used first. Returns the cache of `state` if the set holds it. */
+static inline state_cache *recent_cache(const csr_table *t, uint64_t state) {
+    unsigned set = recent_slot(state) & ~1u;
+    if (t->recent[set].state == state && t->recent[set].cache != NULL) return t->recent[set].cache;
+    if (t->recent[set + 1].state == state) return t->recent[set + 1].cache;
+    return NULL;
+}
+
+/* Makes `cache` the most recent entry of its state's set. */
+static void remember_recent(csr_table *t, uint64_t state, state_cache *cache) {
+    unsigned set = recent_slot(state) & ~1u;
+    if (t->recent[set].state != state || t->recent[set].cache == NULL) t->recent[set + 1] = t->recent[set];
+    t->recent[set].state = state;
+    t->recent[set].cache = cache;
+}
+
+/* Points the recent entry of `state` (if any) at `cache`, which replaces `old`. */
+static void replace_recent(csr_table *t, uint64_t state, const state_cache *old, state_cache *cache) {
+    unsigned set = recent_slot(state) & ~1u;
+    for (unsigned way = set; way <= set + 1; way++)
+        if (t->recent[way].cache == old) t->recent[way].cache = cache;
+}
+
 static unsigned recent_diff_slot(uint64_t from, uint64_t to) {
     return recent_slot(from ^ (to * 0xC2B2AE3D27D4EB4Full));
 }
@@ -233,12 +257,8 @@ static unsigned recent_diff_slot(uint64_t from, uint64_t to) {
 /* The cache of `state`, created when missing. NULL when there is none and none could be made:
  * callers then compute without caching. */
 static state_cache *cache_for(csr_table *t, uint64_t state) {
-    unsigned recent = recent_slot(state);
-    state_cache *cache = t->recent[recent].cache;
-    if (cache != NULL && t->recent[recent].state == state) {
-        if (cache->generation != t->generation) empty_cache(t, cache);
-        return cache;
-    }
+    state_cache *cache = recent_cache(t, state);
+    if (cache != NULL) return cache; /* never stale: clearing the cache empties `recent` */
     JError_t error;
     PPvoid_t slot = JudyLGet(t->states, (Word_t)state, &error);
     if (slot == PPJERR) return NULL;
@@ -259,8 +279,7 @@ static state_cache *cache_for(csr_table *t, uint64_t state) {
         }
         *slot = cache;
     }
-    t->recent[recent].state = state;
-    t->recent[recent].cache = cache;
+    remember_recent(t, state, cache);
     return cache;
 }
 
@@ -283,8 +302,7 @@ static state_cache *cache_with_slot(csr_table *t, uint64_t state, state_cache *c
     bigger->page_count = page_count;
     deallocate(cache, cache_bytes(cache->page_count), &t->cache_words);
     *p = bigger;
-    unsigned recent = recent_slot(state);
-    if (t->recent[recent].cache == cache) t->recent[recent].cache = bigger;
+    replace_recent(t, state, cache, bigger);
     return bigger;
 }
 
@@ -356,6 +374,7 @@ static void invalidate(csr_table *t, uint32_t slot) {
 void csr_clear_cache(csr_table *t) {
     if (t == NULL) return;
     free_scratch(t);
+    memset(t->recent, 0, sizeof t->recent); /* so that a recent cache is never a stale one */
     memset(t->recent_diffs, 0, sizeof t->recent_diffs);
     if (++t->generation != 0) return; /* every cache is emptied when next used */
     /* The generation wrapped around: empty every cache now, so none passes for current. */
@@ -755,18 +774,27 @@ csr_status csr_slot(const csr_table *t, uint32_t target, uint32_t key_path, uint
     return CSR_OK;
 }
 
+/* csr_resolve_slot when the entry is not in a recent state's page: cold, kept out of line so
+ * that the warm path needs no stack frame. */
+static __attribute__((noinline)) csr_status resolve_slot_slow(csr_table *t, uint32_t slot,
+                                                              uint64_t state, csr_value *value) {
+    const binding *b = t->slots[slot];
+    uint32_t entry = cached_entry(t, full_cache_for(t, state, slot), b, state);
+    *value = entry_value(entry);
+    return entry == ENTRY_NO_MATCH ? CSR_NO_MATCH : CSR_OK;
+}
+
 csr_status csr_resolve_slot(csr_table *t, uint32_t slot, uint64_t state, csr_value *value) {
     if (t == NULL || value == NULL || slot >= t->slot_count || t->slots[slot] == NULL)
         return CSR_ERR_INVALID;
-    const binding *b = t->slots[slot];
-    /* The warm path: the state's cache from `recent`, the entry from its page. */
-    unsigned recent = recent_slot(state);
-    state_cache *cache = t->recent[recent].cache;
-    uint32_t entry = ENTRY_UNKNOWN;
-    if (cache != NULL && t->recent[recent].state == state && cache->generation == t->generation &&
-        (slot >> PAGE_SHIFT) < cache->page_count && cache->pages[slot >> PAGE_SHIFT] != NULL)
-        entry = cache->pages[slot >> PAGE_SHIFT][slot & (PAGE_ENTRIES - 1)];
-    if (entry == ENTRY_UNKNOWN) entry = cached_entry(t, full_cache_for(t, state, slot), b, state);
+    /* The warm path: the state's cache from `recent` (whose entries are never stale: clearing
+     * the cache empties `recent`), the entry from its page. */
+    const state_cache *cache = recent_cache(t, state);
+    uint32_t index = slot >> PAGE_SHIFT;
+    if (cache == NULL || index >= cache->page_count || cache->pages[index] == NULL)
+        return resolve_slot_slow(t, slot, state, value);
+    uint32_t entry = cache->pages[index][slot & (PAGE_ENTRIES - 1)];
+    if (entry == ENTRY_UNKNOWN) return resolve_slot_slow(t, slot, state, value);
     *value = entry_value(entry);
     return entry == ENTRY_NO_MATCH ? CSR_NO_MATCH : CSR_OK;
 }

@@ -115,6 +115,21 @@ final class Table {
         return value
     }
 
+    /// The slot of a pair, for `resolve(slot:_:)`.
+    func slot(_ target: UInt32, _ keyPath: UInt32) -> UInt32 {
+        var slot: UInt32 = 0
+        precondition(csr_slot(pointer, target, keyPath, &slot) == CSR_OK)
+        return slot
+    }
+
+    /// Resolves by slot: what a caller that kept the pair's slot pays.
+    @inline(__always)
+    func resolve(slot: UInt32, _ state: UInt64) -> UInt32 {
+        var value: csr_value = 0
+        _ = csr_resolve_slot(pointer, slot, state, &value)
+        return value
+    }
+
     var stats: csr_stats {
         var stats = csr_stats()
         csr_get_stats(pointer, &stats)

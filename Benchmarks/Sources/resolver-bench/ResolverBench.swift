@@ -109,6 +109,16 @@ struct Goals {
             let all = median("state-change", implementation, ["bindings": .int(10_000), "changing_percent": .int(100)])
             check("\(implementation): 1% / 100% changing at 10,000 bindings", one.flatMap { o in all.map { o / $0 } }, "< 0.10") { $0 < 0.10 }
         }
+        let ruleCounts = [1, 4, 16, 64, 256]
+        func worst(_ ratio: (Int) -> Double?) -> Double? {
+            let ratios = ruleCounts.compactMap(ratio)
+            return ratios.count == ruleCounts.count ? ratios.max() : nil
+        }
+        func resolveMedian(_ implementation: String, _ rules: Int) -> Double? { median("resolve", implementation, ["rules": .int(rules)]) }
+        check("warm resolve by slot / precomputed table, worst R of 1...256",
+              worst { r in resolveMedian("resolver (warm, by slot)", r).flatMap { s in resolveMedian("precomputed table", r).map { s / $0 } } }, "<= 3x") { $0 <= 3 }
+        check("warm resolve by slot / android first match, worst R of 1...256",
+              worst { r in resolveMedian("resolver (warm, by slot)", r).flatMap { s in resolveMedian("android (first match)", r).map { s / $0 } } }, "< 1") { $0 < 1 }
         let large = results.first { $0.scenario == "large" && $0.implementation == "resolver build (csr_set)" && $0.params["rules"] == .int(1_048_576) }
         check("bytes per rule at 1M rules (C table)", large?.bytesPerRule, "< 64") { $0 < 64 }
         let allocations = results.filter { $0.implementation == "resolver (warm)" }.compactMap(\.allocationsPerOp).max()
@@ -119,7 +129,7 @@ struct Goals {
 
 /// Loops run alone under callgrind, which counts instructions only inside bench_ir_region.
 enum IRLoops {
-    static let names = ["warm-resolve-16", "cold-resolve-16", "cold-released-resolve-16", "original-16", "android-16", "flutter-16",
+    static let names = ["warm-resolve-16", "warm-resolve-slot-16", "precomputed-16", "cold-resolve-16", "cold-released-resolve-16", "original-16", "android-16", "flutter-16",
                         "state-change-10000-1pct", "state-change-10000-100pct", "control-toggle-1000"] + EndToEndIR.names
 
     final class Context {
@@ -139,6 +149,12 @@ enum IRLoops {
         switch name {
         case "warm-resolve-16":
             body = { for i in 0..<iterations { consume(UInt64(table.resolve(1, 1, states[i & 15]))) } }
+        case "warm-resolve-slot-16":
+            let slot = table.slot(1, 1)
+            body = { for i in 0..<iterations { consume(UInt64(table.resolve(slot: slot, states[i & 15]))) } }
+        case "precomputed-16":
+            let precomputed = PrecomputedTable(rules)
+            body = { for i in 0..<iterations { consume(UInt64(precomputed.value(for: states[i & 15]))) } }
         case "cold-resolve-16":
             body = { for i in 0..<iterations { csr_clear_cache(table.pointer); consume(UInt64(table.resolve(1, 1, states[i & 15]))) } }
         case "cold-released-resolve-16":

@@ -28,6 +28,10 @@ struct Scenarios {
         report.run(scenario, "resolver (warm)", params) { count in
             for i in 0..<count { consume(UInt64(table.resolve(1, 1, states[i & 15]))) }
         }
+        let slot = table.slot(1, 1)
+        report.run(scenario, "resolver (warm, by slot)", params, note: "csr_resolve_slot: the pair's slot kept by the caller") { count in
+            for i in 0..<count { consume(UInt64(table.resolve(slot: slot, states[i & 15]))) }
+        }
         report.run(scenario, "resolver (cold)", params, note: "each lookup after csr_clear_cache (included): computed from the rules") { count in
             for i in 0..<count {
                 csr_clear_cache(table.pointer)
