@@ -110,6 +110,7 @@ struct csr_table {
     struct {
         uint64_t from, to;
         diff_list *list; /* NULL: empty; cleared whenever a cached diff is freed */
+        uint32_t generation; /* stale unless the table's */
     } recent_diffs[RECENT_STATES];
     csr_release_fn release;
     void *release_context;
@@ -258,7 +259,10 @@ static unsigned recent_diff_slot(uint64_t from, uint64_t to) {
  * callers then compute without caching. */
 static state_cache *cache_for(csr_table *t, uint64_t state) {
     state_cache *cache = recent_cache(t, state);
-    if (cache != NULL) return cache; /* never stale: clearing the cache empties `recent` */
+    if (cache != NULL) {
+        if (cache->generation != t->generation) empty_cache(t, cache);
+        return cache;
+    }
     JError_t error;
     PPvoid_t slot = JudyLGet(t->states, (Word_t)state, &error);
     if (slot == PPJERR) return NULL;
@@ -374,9 +378,8 @@ static void invalidate(csr_table *t, uint32_t slot) {
 void csr_clear_cache(csr_table *t) {
     if (t == NULL) return;
     free_scratch(t);
-    memset(t->recent, 0, sizeof t->recent); /* so that a recent cache is never a stale one */
+    if (++t->generation != 0) return; /* every cache and recent diff is stale from now on */
     memset(t->recent_diffs, 0, sizeof t->recent_diffs);
-    if (++t->generation != 0) return; /* every cache is emptied when next used */
     /* The generation wrapped around: empty every cache now, so none passes for current. */
     Word_t state = 0;
     JError_t error;
@@ -787,11 +790,11 @@ static __attribute__((noinline)) csr_status resolve_slot_slow(csr_table *t, uint
 csr_status csr_resolve_slot(csr_table *t, uint32_t slot, uint64_t state, csr_value *value) {
     if (t == NULL || value == NULL || slot >= t->slot_count || t->slots[slot] == NULL)
         return CSR_ERR_INVALID;
-    /* The warm path: the state's cache from `recent` (whose entries are never stale: clearing
-     * the cache empties `recent`), the entry from its page. */
+    /* The warm path: the state's cache from `recent`, the entry from its page. */
     const state_cache *cache = recent_cache(t, state);
     uint32_t index = slot >> PAGE_SHIFT;
-    if (cache == NULL || index >= cache->page_count || cache->pages[index] == NULL)
+    if (cache == NULL || cache->generation != t->generation || index >= cache->page_count ||
+        cache->pages[index] == NULL)
         return resolve_slot_slow(t, slot, state, value);
     uint32_t entry = cache->pages[index][slot & (PAGE_ENTRIES - 1)];
     if (entry == ENTRY_UNKNOWN) return resolve_slot_slow(t, slot, state, value);
@@ -852,7 +855,8 @@ csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change *
     free_scratch(t);
     unsigned recent = recent_diff_slot(from, to);
     diff_list *list = t->recent_diffs[recent].list;
-    if (list != NULL && t->recent_diffs[recent].from == from && t->recent_diffs[recent].to == to) {
+    if (list != NULL && t->recent_diffs[recent].from == from && t->recent_diffs[recent].to == to &&
+        t->recent_diffs[recent].generation == t->generation) {
         *changes = list->changes;
         *count = list->count;
         return CSR_OK;
@@ -867,6 +871,7 @@ csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change *
             t->recent_diffs[recent].from = from;
             t->recent_diffs[recent].to = to;
             t->recent_diffs[recent].list = list;
+            t->recent_diffs[recent].generation = t->generation;
             *changes = list->changes;
             *count = list->count;
             return CSR_OK;
@@ -893,6 +898,7 @@ csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change *
         t->recent_diffs[recent].from = from;
         t->recent_diffs[recent].to = to;
         t->recent_diffs[recent].list = list;
+        t->recent_diffs[recent].generation = t->generation;
     }
     *changes = list->changes;
     *count = list->count;

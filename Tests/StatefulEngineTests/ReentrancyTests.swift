@@ -46,7 +46,7 @@ struct ReentrancyTests {
         try resolver.setValue("A", for: \.a, of: target, when: .containing(.selected))
         try resolver.setValue("B", for: \.b, of: target, when: .containingNone(.selected))
         #expect(target.b == "B")
-        target.onA = { _ in resolver.removeValues(for: \.b, of: target) }
+        target.onA = { [unowned target] _ in resolver.removeValues(for: \.b, of: target) }
         try resolver.apply(.selected)    // writes a first (first-bind order); its setter removes b
         #expect(target.a == "A")
         #expect(target.b == "b0")        // b's default, not the value of the state left
@@ -59,7 +59,7 @@ struct ReentrancyTests {
         try resolver.setValue("A", for: \.a, of: target, when: .containingNone(.selected))
         try resolver.setValue("B", for: \.b, of: target, when: .containingNone(.selected))
         #expect(target.a == "A" && target.b == "B")
-        target.onA = { value in
+        target.onA = { [unowned target] value in
             guard value == "a0" else { return }
             try? resolver.setValue("B2", for: \.b, of: target, when: .containingNone(.selected))
         }
