@@ -398,8 +398,7 @@ void csr_release_cache(csr_table *t) {
     }
     JudyLFreeArray(&t->states, &error);
     t->states = NULL;
-    memset(t->recent, 0, sizeof t->recent);
-    memset(t->recent_diffs, 0, sizeof t->recent_diffs);
+    memset(t->recent, 0, sizeof t->recent); /* recent_diffs: emptied by free_diffs */
     free_scratch(t);
 }
 
