@@ -848,6 +848,15 @@ static csr_status collect_changes(csr_table *t, uint64_t from, uint64_t to, diff
     return status;
 }
 
+/* Makes `list` the recent diff from `from` to `to`. */
+static void remember_diff(csr_table *t, unsigned recent, uint64_t from, uint64_t to,
+                          diff_list *list) {
+    t->recent_diffs[recent].from = from;
+    t->recent_diffs[recent].to = to;
+    t->recent_diffs[recent].list = list;
+    t->recent_diffs[recent].generation = t->generation;
+}
+
 csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change **changes,
                     size_t *count) {
     if (t == NULL || changes == NULL || count == NULL) return CSR_ERR_INVALID;
@@ -867,10 +876,7 @@ csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change *
         if (p == PPJERR) return CSR_ERR_JUDY;
         if (p != NULL) {
             list = *p;
-            t->recent_diffs[recent].from = from;
-            t->recent_diffs[recent].to = to;
-            t->recent_diffs[recent].list = list;
-            t->recent_diffs[recent].generation = t->generation;
+            remember_diff(t, recent, from, to, list);
             *changes = list->changes;
             *count = list->count;
             return CSR_OK;
@@ -894,10 +900,7 @@ csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change *
         t->scratch = list; /* uncached: valid until the next call, like a cached one */
     } else {
         *p = list;
-        t->recent_diffs[recent].from = from;
-        t->recent_diffs[recent].to = to;
-        t->recent_diffs[recent].list = list;
-        t->recent_diffs[recent].generation = t->generation;
+        remember_diff(t, recent, from, to, list);
     }
     *changes = list->changes;
     *count = list->count;
