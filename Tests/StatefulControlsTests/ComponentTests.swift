@@ -22,6 +22,23 @@ struct ComponentTests {
         #expect(button.state.description == "disabled | org.statefulcontrols.visited")
     }
 
+    /// `\Button.titleColor` (the app's rule) and `\VisitableButton.titleColor` (the button's
+    /// own) are one property: the app's grey at 2000 beats the visited purple at 999.
+    @Test func aRuleThroughTheBaseClassKeyPathCompetesWithTheSubclasses() {
+        let button = VisitableButton(title: "Docs")
+        let asButton: Button = button
+        button.setValue(Color.grey, for: \Button.titleColor, of: asButton,
+                        when: .containing(.disabled, priority: 2000))
+        tap(button)
+        #expect(button.titleColor == .purple)
+        button.isEnabled = false
+        #expect(button.titleColor == .grey)
+        let explanation = button.explain(\VisitableButton.titleColor, of: button)
+        #expect(explanation.candidates.count == 3 && explanation.winner?.descriptor.priority == 2000)
+        button.isEnabled = true
+        #expect(button.titleColor == .purple)
+    }
+
     @Test func typingAValidCode() {
         let pin = PinCodeControl()
         var events: [String] = []

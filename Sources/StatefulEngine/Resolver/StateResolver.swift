@@ -11,6 +11,11 @@ internal import CStateResolver
 /// The value a key path had when it was first bound is its *default*: it is written back when
 /// no rule matches, and when the binding is removed.
 ///
+/// A binding is one property of one target, whatever the key path's root type:
+/// `\Button.titleColor` and `\VisitableButton.titleColor` on a `VisitableButton` share their
+/// rules, so priorities hold across them (see `PropertyPath` for how the property is found, and
+/// its one limit: an override reached through a later component of a path).
+///
 /// Targets are held weakly. A target that is deallocated is skipped and its rules purged; a new
 /// object that happens to get the same address is a new target and never receives them.
 ///
@@ -30,7 +35,9 @@ public final class StateResolver {
     let slab = ValueSlab()
     private var targetIDs: [ObjectIdentifier: UInt32] = [:]
     private var targets: [UInt32: BoundTarget] = [:]
-    private var keyPathIDs: [AnyKeyPath: UInt32] = [:]
+    /// Key paths by the property they lead to (see ``PropertyPath``), and the cache in front.
+    private var keyPathIDs: [KeyPathFromClass: UInt32] = [:]
+    private var propertyIDs: [PropertyPath: UInt32] = [:]
     private(set) var bindings: [UInt64: Binding] = [:]
     /// The bindings by their C slot (see `csr_slot`), so that a change of the diff finds its
     /// binding without a lookup; checked against the change's key, as slots are reused.
@@ -100,7 +107,7 @@ public final class StateResolver {
     ) throws(ResolverError) {
         checkNotEvaluating("setValue(_:for:of:when:)")
         let bound = try self.target(for: target)
-        let keyPathID = self.keyPathID(keyPath)
+        let keyPathID = self.keyPathID(keyPath, of: target)
         let key = Self.key(bound.id, keyPathID)
         let existing = bindings[key]
         if existing == nil {
@@ -328,8 +335,8 @@ public final class StateResolver {
     }
 
     func binding<Target: AnyObject, Value>(_ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target) -> Binding? {
-        guard let bound = existingTarget(target), let keyPathID = keyPathIDs[keyPath] else { return nil }
-        return bindings[Self.key(bound.id, keyPathID)]
+        guard let bound = existingTarget(target) else { return nil }
+        return bindings[Self.key(bound.id, keyPathID(keyPath, of: target))]
     }
 
     // MARK: Targets and key paths
@@ -353,10 +360,16 @@ public final class StateResolver {
         return bound
     }
 
-    private func keyPathID(_ keyPath: AnyKeyPath) -> UInt32 {
-        if let id = keyPathIDs[keyPath] { return id }
-        let id = UInt32(keyPathIDs.count)
-        keyPathIDs[keyPath] = id
+    /// The id of the property `keyPath` leads to from `target`: key paths from different root
+    /// types to one property share it.
+    private func keyPathID<Target, Value>(_ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target) -> UInt32 {
+        let rootClass: AnyClass = type(of: target as AnyObject)
+        let key = KeyPathFromClass(keyPath: keyPath, rootClass: ObjectIdentifier(rootClass))
+        if let id = keyPathIDs[key] { return id }
+        let property = PropertyPath(keyPath, valueType: Value.self, rootClass: rootClass)
+        let id = propertyIDs[property] ?? UInt32(propertyIDs.count)
+        propertyIDs[property] = id
+        keyPathIDs[key] = id
         return id
     }
 
@@ -412,6 +425,12 @@ public final class StateResolver {
         }
         return c
     }
+}
+
+/// A key path applied to targets of one class (see ``PropertyPath``).
+private struct KeyPathFromClass: Hashable {
+    let keyPath: AnyKeyPath
+    let rootClass: ObjectIdentifier
 }
 
 /// Calls a custom descriptor's predicate from C.
