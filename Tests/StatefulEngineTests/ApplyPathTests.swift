@@ -18,21 +18,26 @@ struct ApplyPathTests {
             set { backing = newValue }
         }
         final var point = (x: 0, y: 0)
+        final var child: Child = Child()
     }
+
+    final class Child { var stored = 0 }
 
     final class Derived: Base {
         var own = "a"
     }
 
+    func address(of object: AnyObject) -> UnsafeMutableRawPointer { Unmanaged.passUnretained(object).toOpaque() }
+
     /// The writer of `keyPath`, after one write of `value` through it.
     func writer<Value>(_ keyPath: ReferenceWritableKeyPath<Derived, Value>, of target: Derived,
                        writing value: Value) -> PropertyWriter<Derived, Value> {
-        let writer = PropertyWriter(keyPath)
-        writer.write(target, ValueBox(value))
+        let writer = PropertyWriter(keyPath, targetClass: Derived.self)
+        writer.write(address(of: target), ValueBox(value))
         return writer
     }
 
-    @Test func storedPropertiesAreWrittenAtTheirAddressOthersThroughTheKeyPath() {
+    @Test func storedPropertiesAreWrittenAtTheirAddressComputedOnesThroughTheirSetter() {
         let target = Derived()
         let stored = writer(\.stored, of: target, writing: 1)
         let own = writer(\.own, of: target, writing: "b")
@@ -40,40 +45,67 @@ struct ApplyPathTests {
         let observed = writer(\.observed, of: target, writing: 2)
         let computed = writer(\.computed, of: target, writing: 3)
         let overridable = writer(\.overridable, of: target, writing: 4)
-        // The first write found where each key path leads.
-        guard case .stored(let storedOffset) = stored.offset, case .stored = own.offset,
-              case .stored(let nestedOffset) = nested.offset else {
-            Issue.record("stored properties: \(stored.offset), \(own.offset), \(nested.offset)")
+        let throughChild = writer(\.child.stored, of: target, writing: 5)
+        // Each writer read where its key path leads.
+        guard case .stored(let storedOffset) = stored.access, case .stored = own.access,
+              case .stored(let nestedOffset) = nested.access else {
+            Issue.record("stored properties: \(stored.access), \(own.access), \(nested.access)")
             return
         }
         #expect(storedOffset != nestedOffset)
-        #expect(observed.offset == .throughKeyPath)
-        #expect(computed.offset == .throughKeyPath)
-        #expect(overridable.offset == .throughKeyPath && target.overridable == 4)
+        for setter in [observed.access, computed.access, overridable.access] {
+            guard case .setter = setter else { Issue.record("not a setter: \(setter)"); continue }
+        }
+        #expect(throughChild.access == .throughKeyPath)
+        #expect(target.stored == 1 && target.own == "b" && target.point == (0, 7) && target.observed == 2
+                && target.observedWrites == 1 && target.computed == 3 && target.overridable == 4 && target.child.stored == 5)
         // Later writes land in the same properties, observers run.
-        stored.write(target, ValueBox(10))
-        own.write(target, ValueBox("c"))
-        nested.write(target, ValueBox(70))
-        observed.write(target, ValueBox(20))
-        computed.write(target, ValueBox(30))
+        stored.write(address(of: target), ValueBox(10))
+        own.write(address(of: target), ValueBox("c"))
+        nested.write(address(of: target), ValueBox(70))
+        observed.write(address(of: target), ValueBox(20))
+        computed.write(address(of: target), ValueBox(30))
         #expect(target.stored == 10 && target.own == "c" && target.point == (0, 70))
         #expect(target.observed == 20 && target.observedWrites == 2 && target.computed == 30)
-        // A direct write releases the value it replaces.
+        // A direct write releases the value it replaces; a setter's caller keeps its value.
         weak var released: Derived?
         do {
             let holder = HolderOfObject()
-            let objectWriter = PropertyWriter(\HolderOfObject.object)
+            let objectWriter = PropertyWriter(\HolderOfObject.object, targetClass: HolderOfObject.self)
             let first = Derived()
             released = first
-            objectWriter.write(holder, ValueBox<Derived?>(first))
-            objectWriter.write(holder, ValueBox<Derived?>(Derived()))
-            #expect(objectWriter.offset != .throughKeyPath && objectWriter.offset != .unknown)
+            objectWriter.write(address(of: holder), ValueBox<Derived?>(first))
+            objectWriter.write(address(of: holder), ValueBox<Derived?>(Derived()))
+            guard case .stored = objectWriter.access else { Issue.record("\(objectWriter.access)"); return }
+            let box = ValueBox<Derived?>(Derived())
+            let setterWriter = PropertyWriter(\HolderOfObject.observed, targetClass: HolderOfObject.self)
+            setterWriter.write(address(of: holder), box)
+            setterWriter.write(address(of: holder), ValueBox<Derived?>(nil))
+            #expect(box.value != nil && holder.observed == nil && holder.observations == 2)
         }
         #expect(released == nil)
     }
 
+    /// A class that overrides a property: the base's key path calls the override's setter.
+    final class Overriding: Base {
+        override var overridable: Int {
+            get { super.overridable }
+            set { super.overridable = newValue + 100 }
+        }
+    }
+
+    @Test func aSetterThroughTheBaseClassKeyPathIsTheOverride() {
+        let target = Overriding()
+        let writer = PropertyWriter(\Base.overridable, targetClass: Overriding.self)
+        writer.write(address(of: target), ValueBox(1))
+        #expect(target.overridable == 101)
+        guard case .setter = writer.access else { Issue.record("\(writer.access)"); return }
+    }
+
     final class HolderOfObject {
         var object: Derived?
+        var observed: Derived? { didSet { observations += 1 } }
+        var observations = 0
     }
 
     @Test @MainActor func aTargetIsSeenDeadWithoutAWeakReference() throws {

@@ -34,8 +34,10 @@ extension StateConfigurable {
     /// the library's own components.
     func register(_ state: ControlState, in range: ControlState, for keyPath: KeyPath<Self, Bool>,
                   inverted: Bool = false, named name: String? = nil) {
+        // Read on every state evaluation: at its offset, or through its getter (see BoolPropertyReader).
+        let reader = BoolPropertyReader(keyPath, rootClass: type(of: self))
         register(state, in: range, named: (name ?? "\(keyPath)") + (inverted ? " (inverted)" : "")) {
-            $0[keyPath: keyPath] != inverted
+            reader.read($0) != inverted
         }
     }
 

@@ -14,7 +14,7 @@
 @MainActor
 @propertyWrapper
 public struct StateFactor<Value: Equatable> {
-    private var value: Value
+    @usableFromInline var value: Value
 
     /// Creates the factor with its initial value.
     public init(wrappedValue: Value) { value = wrappedValue }
@@ -28,6 +28,11 @@ public struct StateFactor<Value: Equatable> {
 
     /// Reads and writes the factor through its owning control, which re-evaluates its state
     /// when the value changes.
+    ///
+    /// Inlinable, so that where the control's class is known the storage key path folds into
+    /// a direct access (a key-path projection costs about a thousand instructions). Each
+    /// accessor uses the key path once: the optimizer folds only a single use.
+    @inlinable
     public static subscript<Owner: Control>(
         _enclosingInstance owner: Owner,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, Value>,
@@ -35,9 +40,15 @@ public struct StateFactor<Value: Equatable> {
     ) -> Value {
         get { owner[keyPath: storageKeyPath].value }
         set {
-            guard owner[keyPath: storageKeyPath].value != newValue else { return }
-            owner[keyPath: storageKeyPath].value = newValue
-            owner.updateState()
+            if assign(newValue, to: &owner[keyPath: storageKeyPath].value) { owner.updateState() }
         }
+    }
+
+    /// Stores `newValue` unless it equals the stored one; returns whether it stored.
+    @inlinable
+    static func assign(_ newValue: Value, to value: inout Value) -> Bool {
+        guard value != newValue else { return false }
+        value = newValue
+        return true
     }
 }

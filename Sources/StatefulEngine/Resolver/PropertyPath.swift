@@ -22,7 +22,8 @@
 /// known by evaluating the path.
 struct PropertyPath: Hashable {
     private enum Identity: Hashable {
-        /// Components: (discriminator and flags, offset or identifier, the next component's root type).
+        /// Per component: its header, its offset or (resolved) identifier, and the next
+        /// component's root type.
         case components([UInt64])
         case keyPath(AnyKeyPath)
     }
@@ -32,86 +33,24 @@ struct PropertyPath: Hashable {
 
     /// The property `keyPath` leads to from a target of class `rootClass`.
     init<Value>(_ keyPath: AnyKeyPath, valueType: Value.Type, rootClass: AnyClass) {
-        self.identity = Self.components(of: keyPath, rootClass: rootClass).map(Identity.components) ?? .keyPath(keyPath)
         self.valueType = ObjectIdentifier(valueType)
+        guard let components = KeyPathComponent.components(of: keyPath) else {
+            identity = .keyPath(keyPath)
+            return
+        }
+        identity = .components(components.enumerated().flatMap { index, component -> [UInt64] in
+            var identifier = component.identifier
+            if index == 0, case .computed = component.kind {
+                identifier = Self.getter(calledThrough: identifier, by: rootClass) ?? identifier
+            }
+            return [UInt64(component.header), UInt64(identifier), UInt64(component.nextRoot)]
+        })
     }
 
     /// Whether the path was read component by component (false: compared as a key path).
     var isCanonical: Bool {
         if case .components = identity { return true }
         return false
-    }
-
-    private static let discriminatorShift: UInt32 = 24
-    private static let structTag: UInt32 = 1, computedTag: UInt32 = 2, classTag: UInt32 = 3, optionalTag: UInt32 = 4
-    private static let storedOffsetMask: UInt32 = 0x007F_FFFF
-    private static let maximumInlineOffset: UInt32 = 0x007F_FFFC
-    private static let outOfLineOffset: UInt32 = 0x007F_FFFF
-    private static let computedSettable: UInt32 = 0x0040_0000
-    private static let computedIDByStoredProperty: UInt32 = 0x0020_0000
-    private static let computedHasArguments: UInt32 = 0x0008_0000
-    private static let computedIDResolutionMask: UInt32 = 0x0000_000F
-    private static let bufferSizeMask: UInt32 = 0x00FF_FFFF
-    private static let bufferReservedMask: UInt32 = 0x1F00_0000
-
-    /// The components of `keyPath`, or nil if its buffer holds anything this reader does not
-    /// know. Runs once per distinct key path and target class a resolver sees.
-    private static func components(of keyPath: AnyKeyPath, rootClass: AnyClass) -> [UInt64]? {
-        let object = UnsafeRawPointer(Unmanaged.passUnretained(keyPath).toOpaque())
-        // The buffer is tail-allocated after the key path object's stored properties.
-        let instanceSize = Int(instanceExtents(type(of: keyPath)).positive)
-        let base = object + ((instanceSize + 3) & ~3)
-        let header = base.load(as: UInt32.self)
-        guard header & bufferReservedMask == 0 else { return nil }
-        let start = base + MemoryLayout<Int>.size
-        let end = start + Int(header & bufferSizeMask)
-        let word = MemoryLayout<Int>.size
-        func aligned(_ p: UnsafeRawPointer) -> UnsafeRawPointer {
-            UnsafeRawPointer(bitPattern: (UInt(bitPattern: p) + UInt(word - 1)) & ~UInt(word - 1))!
-        }
-        var components: [UInt64] = []
-        var cursor = start
-        while cursor < end {
-            guard end - cursor >= 4 else { return nil }
-            let componentHeader = cursor.load(as: UInt32.self) & 0x7FFF_FFFF  // without end-of-prefix
-            cursor += 4
-            let kind = componentHeader >> discriminatorShift
-            var identifier: UInt64
-            switch kind {
-            case structTag, classTag:
-                let payload = componentHeader & storedOffsetMask
-                if payload == outOfLineOffset {
-                    guard end - cursor >= 4 else { return nil }
-                    identifier = UInt64(cursor.load(as: UInt32.self))
-                    cursor += 4
-                } else {
-                    guard payload <= maximumInlineOffset else { return nil }  // unresolved
-                    identifier = UInt64(payload)
-                }
-            case computedTag:
-                guard componentHeader & (computedHasArguments | computedIDByStoredProperty | computedIDResolutionMask) == 0
-                else { return nil }
-                cursor = aligned(cursor)
-                let accessors = componentHeader & computedSettable != 0 ? 3 : 2  // id, getter, setter
-                guard end - cursor >= accessors * word else { return nil }
-                let id = UInt(bitPattern: cursor.load(as: Int.self))
-                identifier = UInt64(components.isEmpty ? getter(calledThrough: id, by: rootClass) ?? id : id)
-                cursor += accessors * word
-            case optionalTag:
-                identifier = 0
-            default:
-                return nil
-            }
-            components.append(UInt64(componentHeader))
-            components.append(identifier)
-            guard cursor < end else { break }
-            // Between components: the next component's root type, pointer-aligned.
-            cursor = aligned(cursor)
-            guard end - cursor >= word else { return nil }
-            components.append(UInt64(UInt(bitPattern: cursor.load(as: Int.self))))
-            cursor += word
-        }
-        return components.isEmpty ? nil : components
     }
 
     /// The getter `rootClass` calls through `id` when `id` is a getter's method descriptor (an
@@ -142,5 +81,112 @@ struct PropertyPath: Hashable {
             ancestor = candidate.load(fromByteOffset: 8, as: UnsafeRawPointer?.self)
         }
         return nil
+    }
+}
+
+/// One component of a key path object, read from its buffer (see ``PropertyPath``), or nil for
+/// a key path with anything this reader does not know.
+struct KeyPathComponent {
+    enum Kind {
+        /// A stored property at `identifier` bytes into a class instance.
+        case classStored
+        /// A stored property at `identifier` bytes into a struct.
+        case structStored
+        /// A computed property: `identifier` is its id, `setter` its setter thunk when settable.
+        case computed
+        case optional
+    }
+
+    let kind: Kind
+    /// The component's header word (kind, flags, inline offset).
+    let header: UInt32
+    /// The stored offset, or the computed property's id.
+    let identifier: UInt
+    /// A computed property's accessors: its getter thunk, its setter thunk when settable and
+    /// nonmutating, and the block the key path passes them (see ``PropertyWriter`` and
+    /// ``PropertyReader``); nil for a stored property.
+    let accessors: (getter: UnsafeRawPointer, setter: UnsafeRawPointer?, block: UnsafeRawPointer)?
+    /// The type the next component starts from; 0 for the last.
+    let nextRoot: UInt
+
+    private static let discriminatorShift: UInt32 = 24
+    private static let structTag: UInt32 = 1, computedTag: UInt32 = 2, classTag: UInt32 = 3, optionalTag: UInt32 = 4
+    private static let storedOffsetMask: UInt32 = 0x007F_FFFF
+    private static let maximumInlineOffset: UInt32 = 0x007F_FFFC
+    private static let outOfLineOffset: UInt32 = 0x007F_FFFF
+    private static let computedMutating: UInt32 = 0x0080_0000
+    private static let computedSettable: UInt32 = 0x0040_0000
+    private static let computedIDByStoredProperty: UInt32 = 0x0020_0000
+    private static let computedHasArguments: UInt32 = 0x0008_0000
+    private static let computedIDResolutionMask: UInt32 = 0x0000_000F
+    private static let bufferSizeMask: UInt32 = 0x00FF_FFFF
+    private static let bufferReservedMask: UInt32 = 0x1F00_0000
+
+    /// The components of `keyPath`, or nil if its buffer holds anything this reader does not
+    /// know. The pointers in them live as long as the key path object.
+    static func components(of keyPath: AnyKeyPath) -> [KeyPathComponent]? {
+        let object = UnsafeRawPointer(Unmanaged.passUnretained(keyPath).toOpaque())
+        // The buffer is tail-allocated after the key path object's stored properties.
+        let instanceSize = Int(instanceExtents(type(of: keyPath)).positive)
+        let base = object + ((instanceSize + 3) & ~3)
+        let header = base.load(as: UInt32.self)
+        guard header & bufferReservedMask == 0 else { return nil }
+        let start = base + MemoryLayout<Int>.size
+        let end = start + Int(header & bufferSizeMask)
+        let word = MemoryLayout<Int>.size
+        func aligned(_ p: UnsafeRawPointer) -> UnsafeRawPointer {
+            UnsafeRawPointer(bitPattern: (UInt(bitPattern: p) + UInt(word - 1)) & ~UInt(word - 1))!
+        }
+        var components: [KeyPathComponent] = []
+        var cursor = start
+        while cursor < end {
+            guard end - cursor >= 4 else { return nil }
+            let componentHeader = cursor.load(as: UInt32.self) & 0x7FFF_FFFF  // without end-of-prefix
+            cursor += 4
+            var kind = Kind.optional
+            var identifier: UInt = 0
+            var accessors: (getter: UnsafeRawPointer, setter: UnsafeRawPointer?, block: UnsafeRawPointer)?
+            switch componentHeader >> discriminatorShift {
+            case structTag, classTag:
+                kind = componentHeader >> discriminatorShift == classTag ? .classStored : .structStored
+                let payload = componentHeader & storedOffsetMask
+                if payload == outOfLineOffset {
+                    guard end - cursor >= 4 else { return nil }
+                    identifier = UInt(cursor.load(as: UInt32.self))
+                    cursor += 4
+                } else {
+                    guard payload <= maximumInlineOffset else { return nil }  // unresolved
+                    identifier = UInt(payload)
+                }
+            case computedTag:
+                guard componentHeader & (computedHasArguments | computedIDByStoredProperty | computedIDResolutionMask) == 0
+                else { return nil }
+                kind = .computed
+                cursor = aligned(cursor)
+                let settable = componentHeader & computedSettable != 0
+                let words = settable ? 3 : 2  // id, getter, setter
+                guard end - cursor >= words * word else { return nil }
+                identifier = UInt(bitPattern: cursor.load(as: Int.self))
+                let setter = settable && componentHeader & computedMutating == 0
+                    ? cursor.load(fromByteOffset: 2 * word, as: UnsafeRawPointer.self) : nil
+                accessors = (cursor.load(fromByteOffset: word, as: UnsafeRawPointer.self), setter, cursor + word)
+                cursor += words * word
+            case optionalTag:
+                break
+            default:
+                return nil
+            }
+            var nextRoot: UInt = 0
+            if cursor < end {
+                // Between components: the next component's root type, pointer-aligned.
+                cursor = aligned(cursor)
+                guard end - cursor >= word else { return nil }
+                nextRoot = UInt(bitPattern: cursor.load(as: Int.self))
+                cursor += word
+            }
+            components.append(KeyPathComponent(kind: kind, header: componentHeader, identifier: identifier,
+                                               accessors: accessors, nextRoot: nextRoot))
+        }
+        return components.isEmpty ? nil : components
     }
 }

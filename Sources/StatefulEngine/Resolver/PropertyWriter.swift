@@ -1,54 +1,134 @@
+internal import CSwiftRuntime
+
 /// Writes a ``ValueBox`` to one key path of one target.
 ///
 /// A key path write through the standard library costs about a thousand instructions and a heap
 /// allocation (the projection is generic and keeps the root alive in a box). A bound value is
-/// written on every state change that changes it, so the writer finds out, on its first write,
-/// where the key path leads: that first write goes through the key path's own mutable
-/// projection, and when the address it yields lies inside the target object, the property is
-/// stored there without observers (the key path reaches the storage directly), and every later
-/// write assigns at that address — what the property's setter does. Otherwise (a computed,
-/// observed or overridable property, which the projection reaches through a temporary and its
-/// setter) every write goes through the key path.
+/// written on every state change that changes it, so the writer reads, once, where the key
+/// path leads (its components, see ``KeyPathComponent``):
+/// - a stored property of the target, or of a struct stored in it, without observers (the key
+///   path reaches the storage directly): assigned at its offset — what the setter does;
+/// - a settable computed property of the target (computed, observed with `didSet`, or
+///   overridable, which key paths reach through accessors): its setter, called as the key
+///   path calls it;
+/// - anything else (a path through another object, a subscript): the key path.
 ///
 /// A direct write skips the dynamic exclusivity check the key path would make.
 final class PropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
     let keyPath: ReferenceWritableKeyPath<Target, Value>
-    /// The property's offset in the target object; `unknown` before the first write,
-    /// `throughKeyPath` when it is not stored inside the object.
-    @exclusivity(unchecked) private(set) var offset = PropertyWriterOffset.unknown
+    let access: PropertyAccess
 
-    init(_ keyPath: ReferenceWritableKeyPath<Target, Value>) { self.keyPath = keyPath }
+    /// The writer of `keyPath` on targets of class `targetClass` (a subclass of `Target`).
+    init(_ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass) {
+        self.keyPath = keyPath
+        self.access = PropertyAccess(keyPath, valueSize: MemoryLayout<Value>.size,
+                                     instanceSize: Int(instanceExtents(targetClass).positive))
+    }
 
-    override func write(_ object: AnyObject, _ box: AnyValueBox) {
-        let target = unsafeDowncast(object, to: Target.self)
+    /// A key path setter thunk: the new value and the root by address (maximally abstracted),
+    /// then the key path's argument block and its size.
+    private typealias Setter = @convention(thin) (UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, Int) -> Void
+
+    override func write(_ address: UnsafeMutableRawPointer, _ box: AnyValueBox) {
         let value = unsafeDowncast(box, to: ValueBox<Value>.self).value
-        switch offset {
-        case .stored(let offset):
-            (UnsafeMutableRawPointer(Unmanaged.passUnretained(target).toOpaque()) + offset)
-                .assumingMemoryBound(to: Value.self).pointee = value
-        case .throughKeyPath:
-            target[keyPath: keyPath] = value
-        case .unknown:
-            let start = UInt(bitPattern: Unmanaged.passUnretained(target).toOpaque())
-            let end = start + instanceExtents(type(of: target)).positive
-            withUnsafeMutablePointer(to: &target[keyPath: keyPath]) { pointer in
-                pointer.pointee = value
-                let address = UInt(bitPattern: pointer)
-                offset = address >= start && address + UInt(MemoryLayout<Value>.size) <= end
-                    ? .stored(Int(address - start)) : .throughKeyPath
+        if case .stored(let offset) = access {
+            // No user code runs before the store; the old value's deinit runs after it.
+            (address + offset).assumingMemoryBound(to: Value.self).pointee = value
+            return
+        }
+        // A setter is user code: it gets the target retained, as any caller would hold it.
+        let target = Unmanaged<Target>.fromOpaque(address).takeUnretainedValue()
+        switch access {
+        case .setter(let function, let accessors):
+            withUnsafePointer(to: value) { value in
+                withUnsafePointer(to: target) { target in
+                    unsafeBitCast(function, to: Setter.self)(value, target, accessors, 0)
+                }
             }
+        case .stored, .throughKeyPath:
+            target[keyPath: keyPath] = value
+        }
+        withExtendedLifetime(keyPath) {}  // the setter's accessor block lives in it
+    }
+}
+
+/// How a ``PropertyWriter`` writes.
+enum PropertyAccess: Equatable {
+    /// At this offset in the target object.
+    case stored(Int)
+    /// Through a computed property's setter thunk (see ``KeyPathComponent/setter``).
+    case setter(UnsafeRawPointer, accessors: UnsafeRawPointer)
+    case throughKeyPath
+
+    /// How to write `keyPath` on an object of `instanceSize` bytes.
+    init(_ keyPath: AnyKeyPath, valueSize: Int, instanceSize: Int) {
+        self = .throughKeyPath
+        guard let components = KeyPathComponent.components(of: keyPath), let first = components.first else { return }
+        if components.count == 1, let accessors = first.accessors {
+            if let setter = accessors.setter { self = .setter(setter, accessors: accessors.block) }
+            return
+        }
+        if let offset = storedOffset(components, valueSize: valueSize, instanceSize: instanceSize) { self = .stored(offset) }
+    }
+}
+
+/// The offset of the property `components` lead to inside an object of `instanceSize` bytes,
+/// if they are stored properties of it (and of structs stored in it); nil otherwise.
+func storedOffset(_ components: [KeyPathComponent], valueSize: Int, instanceSize: Int) -> Int? {
+    guard components.first?.kind == .classStored, components.dropFirst().allSatisfy({ $0.kind == .structStored })
+    else { return nil }
+    let offset = components.reduce(0) { $0 + Int($1.identifier) }
+    return offset >= MemoryLayout<Int>.size * 2 && offset + valueSize <= instanceSize ? offset : nil
+}
+
+/// Reads a `Bool` key path of objects of one class, as ``PropertyWriter`` writes: a stored
+/// property at its offset, a computed one through its getter thunk, anything else through the
+/// key path. For the controls module's custom states, whose predicates read a factor on every
+/// state evaluation; not generic over the value, so that reading costs no metadata lookup.
+package struct BoolPropertyReader {
+    private enum Access {
+        case stored(Int)
+        case getter(UnsafeRawPointer, block: UnsafeRawPointer)
+        case throughKeyPath((AnyObject) -> Bool)
+    }
+
+    private let keyPath: AnyKeyPath
+    private let access: Access
+
+    /// The reader of `keyPath` on objects of class `rootClass` (a subclass of `Root`).
+    package init<Root: AnyObject>(_ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass) {
+        self.keyPath = keyPath
+        let components = KeyPathComponent.components(of: keyPath) ?? []
+        if components.count == 1, let accessors = components[0].accessors {
+            access = .getter(accessors.getter, block: accessors.block)
+        } else if let offset = storedOffset(components, valueSize: MemoryLayout<Bool>.size,
+                                            instanceSize: Int(instanceExtents(rootClass).positive)) {
+            access = .stored(offset)
+        } else {
+            access = .throughKeyPath { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
+        }
+    }
+
+    /// The property's value in `root`, an object of the reader's class.
+    package func read(_ root: AnyObject) -> Bool {
+        switch access {
+        case .stored(let offset):
+            return (UnsafeRawPointer(Unmanaged.passUnretained(root).toOpaque()) + offset).load(as: Bool.self)
+        case .getter(let getter, let block):
+            var result = false
+            withUnsafeMutablePointer(to: &result) { result in
+                withUnsafePointer(to: root) { swiftrt_call_key_path_getter(getter, result, $0, block) }
+            }
+            withExtendedLifetime(keyPath) {}  // the getter's accessor block lives in it
+            return result
+        case .throughKeyPath(let read):
+            return read(root)
         }
     }
 }
 
-/// Where a ``PropertyWriter`` writes.
-enum PropertyWriterOffset: Equatable {
-    case unknown
-    case throughKeyPath
-    case stored(Int)
-}
-
 /// A ``PropertyWriter`` of any target and value type.
 class AnyPropertyWriter {
-    func write(_ object: AnyObject, _ box: AnyValueBox) { internalInconsistency("AnyPropertyWriter is abstract") }
+    /// Writes `box`'s value to the property of the live object at `address`.
+    func write(_ address: UnsafeMutableRawPointer, _ box: AnyValueBox) { internalInconsistency("AnyPropertyWriter is abstract") }
 }

@@ -111,7 +111,7 @@ public final class StateResolver {
         let key = Self.key(bound.id, keyPathID)
         let existing = bindings[key]
         if existing == nil {
-            bindings[key] = Binding(target: bound, keyPathID: keyPathID, writer: PropertyWriter(keyPath),
+            bindings[key] = Binding(target: bound, keyPathID: keyPathID, writer: PropertyWriter(keyPath, targetClass: type(of: target as AnyObject)),
                                     defaultValue: ValueBox(target[keyPath: keyPath]))
             bound.keyPathIDs.insert(keyPathID)
         }
@@ -283,17 +283,25 @@ public final class StateResolver {
 
     /// Writes the value of `handle` (nil: the default) to the binding's target unless it holds
     /// that value already. Returns whether it wrote; a dead target is purged instead.
+    ///
+    /// The caller holds the binding: a setter may remove it. Everything else is borrowed —
+    /// the value from the slab (the writer copies it before any user code runs), the target
+    /// by address (a setter that is user code gets a retained reference from the writer).
     @discardableResult
     func write(_ binding: Binding, _ handle: csr_value?) -> Bool {
-        let box = handle.map { slab[$0] } ?? binding.defaultValue
-        guard box !== binding.written else { return false }
-        guard let object = binding.target.object else {
+        let version = handle.map { slab.version($0) } ?? 0
+        guard version != binding.writtenVersion else { return false }
+        guard let address = binding.target.liveAddress else {
             purge(binding.target)
             return false
         }
         // Recorded first: a setter that calls back sees the value being written as written.
-        binding.written = box
-        binding.writer.write(object, box)
+        binding.writtenVersion = version
+        if let handle {
+            slab.withValue(handle) { binding.writer.write(address, $0) }
+        } else {
+            binding.writer.write(address, binding.defaultValue)
+        }
         return true
     }
 
@@ -464,6 +472,10 @@ final class BoundTarget {
     var object: AnyObject? {
         isDeallocating(address) ? nil : Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue()
     }
+
+    /// The object's address while it lives; nil once its deinitialisation has begun.
+    @inline(__always)
+    var liveAddress: UnsafeMutableRawPointer? { isDeallocating(address) ? nil : address }
 }
 
 /// One (target, key path): how to write it, its default value, and the value it holds.
@@ -474,18 +486,17 @@ final class Binding {
     let defaultValue: AnyValueBox
     /// The pair's slot in the C table, as of its last `csr_set`.
     @exclusivity(unchecked) var slot: UInt32 = 0
-    /// The box last written to the property (the default until a rule's value is written):
-    /// a write is skipped when the box to write is this one, and a binding whose rules
-    /// changed is brought to its winner by comparing with it.
-    @exclusivity(unchecked) var written: AnyValueBox
-
-    var key: UInt64 { StateResolver.key(target.id, keyPathID) }
+    /// The version (see ``ValueSlab``) of the value last written to the property, 0 for the
+    /// default: a write is skipped when the value to write is this one, and a binding whose
+    /// rules changed is brought to its winner by comparing with it.
+    @exclusivity(unchecked) var writtenVersion: UInt64 = 0
+    let key: UInt64
 
     init(target: BoundTarget, keyPathID: UInt32, writer: AnyPropertyWriter, defaultValue: AnyValueBox) {
         self.target = target
         self.keyPathID = keyPathID
         self.writer = writer
         self.defaultValue = defaultValue
-        self.written = defaultValue
+        self.key = StateResolver.key(target.id, keyPathID)
     }
 }

@@ -14,32 +14,45 @@ final class ValueBox<Value>: AnyValueBox {
 
 /// The values of a resolver's rules, addressed by the handles the C table stores. Freed
 /// handles are reused (a free list), so a long-lived control does not grow with churn.
+///
+/// Each value also gets a *version*, unique for the slab's lifetime (a 64-bit counter): a
+/// binding records the version it wrote, so telling whether a property already holds a value
+/// compares two integers and touches no reference count, and a reused handle never passes for
+/// the value it held before.
 final class ValueSlab {
-    @exclusivity(unchecked) private var values: [AnyValueBox?] = []
+    private struct Entry {
+        var value: AnyValueBox?
+        var version: UInt64
+    }
+
+    @exclusivity(unchecked) private var entries: [Entry] = []
     private var freeHandles: [csr_value] = []
+    /// The last version handed out; 0 stands for a binding's default value.
+    private var lastVersion: UInt64 = 0
 
     /// The number of values held.
-    var count: Int { values.count - freeHandles.count }
+    var count: Int { entries.count - freeHandles.count }
 
     /// The number of handles ever handed out (held plus free).
-    var capacity: Int { values.count }
+    var capacity: Int { entries.count }
 
     func insert(_ value: AnyValueBox) throws(ResolverError) -> csr_value {
+        lastVersion += 1
         if let handle = freeHandles.popLast() {
-            values[Int(handle)] = value
+            entries[Int(handle)] = Entry(value: value, version: lastVersion)
             return handle
         }
-        guard values.count <= Int(CSR_VALUE_MAX) else { throw .tooManyValues }
-        values.append(value)
-        return csr_value(values.count - 1)
+        guard entries.count <= Int(CSR_VALUE_MAX) else { throw .tooManyValues }
+        entries.append(Entry(value: value, version: lastVersion))
+        return csr_value(entries.count - 1)
     }
 
     /// Frees `handle`. The value itself is kept in ``released`` until ``drainReleased()``, so
     /// that no value's deinit (user code) runs while the C table calls back mid-mutation.
     func remove(_ handle: csr_value) {
-        guard let value = values[Int(handle)] else { internalInconsistency("value handle \(handle) released twice") }
+        guard let value = entries[Int(handle)].value else { internalInconsistency("value handle \(handle) released twice") }
         released.append(value)
-        values[Int(handle)] = nil
+        entries[Int(handle)].value = nil
         freeHandles.append(handle)
     }
 
@@ -56,10 +69,22 @@ final class ValueSlab {
     }
 
     subscript(handle: csr_value) -> AnyValueBox {
-        guard let value = values[Int(handle)] else {
+        guard let value = entries[Int(handle)].value else {
             internalInconsistency("value handle \(handle) used after release")
         }
         return value
+    }
+
+    /// The version of the value at `handle` (see ``ValueSlab``).
+    @inline(__always)
+    func version(_ handle: csr_value) -> UInt64 { entries[Int(handle)].version }
+
+    /// Calls `body` with the value at `handle`, borrowed: the slab keeps it alive until the
+    /// table releases it and ``drainReleased()`` runs, which `body` must not cause before it
+    /// is done with the value.
+    @inline(__always)
+    func withValue<Result>(_ handle: csr_value, _ body: (AnyValueBox) -> Result) -> Result {
+        Unmanaged.passUnretained(self[handle])._withUnsafeGuaranteedRef(body)
     }
 }
 
