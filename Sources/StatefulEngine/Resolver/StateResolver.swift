@@ -20,10 +20,11 @@ internal import CStateResolver
 /// object that happens to get the same address is a new target and never receives them.
 ///
 /// A property stored in place — a `var` of a final class, or a `final var` — is written at its
-/// address, found by the first write through the key path; any other property (computed,
-/// observed with `didSet`, or overridable) is written through its key path each time, which
-/// costs the standard library's key-path projection (about a thousand instructions and a heap
-/// allocation). Bind stored properties of final classes where state changes are frequent.
+/// address; a computed, observed (`didSet`) or overridable property of the target is written by
+/// calling its setter as the key path would, without the standard library's key-path
+/// projection. Only a path through another object or a subscript pays that projection (about a
+/// thousand instructions and a heap allocation per write): bind such a property on the object
+/// that holds it.
 ///
 /// A resolver is not thread-safe and not actor-bound: use each resolver from one isolation
 /// domain at a time (a thread, an actor, or the main actor for a `Control` of the controls
