@@ -53,6 +53,33 @@ struct ReentrancyTests {
         #expect(resolver.value(for: \.b, of: target, in: .selected) == nil)
     }
 
+    /// The apply loop borrows the binding it writes: a setter that removes that very binding,
+    /// and a replaced value whose deinit removes every binding, must not free it under the
+    /// loop (ASan checks the memory; the values check the invariant).
+    @Test func writesWhoseUserCodeRemovesTheBindingBeingWritten() throws {
+        let resolver = StateResolver()
+        let target = Target()
+        try resolver.setValue("A", for: \.a, of: target, when: .containing(.selected))
+        target.onA = { [unowned target] _ in resolver.removeValues(for: \.a, of: target) }
+        try resolver.apply(.selected)   // a's setter removes a's binding: default written back
+        #expect(target.a == "a0" && resolver.bindings.isEmpty)
+
+        target.onA = nil
+        nonisolated(unsafe) var deinitRan = false
+        let stored = StoredHookTarget()
+        try resolver.setValue(Hook("bound"), for: \.hook, of: stored, when: .containing(.highlighted))
+        try resolver.setValue("B", for: \.b, of: target, when: .containing(.highlighted))
+        // A value only the property holds: the resolver's store releases it, and its deinit
+        // removes everything, including the binding being written and the one after it.
+        stored.hook = Hook("mine") { deinitRan = true; resolver.removeAllValues() }
+        try resolver.apply(.highlighted)
+        #expect(deinitRan && resolver.bindings.isEmpty && resolver.ruleCount == 0)
+        #expect(stored.hook == nil && target.b == "b0")
+    }
+
+    /// A final class: its `hook` is written at its address, not through a setter.
+    final class StoredHookTarget { var hook: Hook? }
+
     @Test func aSetterThatBindsDuringRemoveAllValuesKeepsItsValue() throws {
         let resolver = StateResolver()
         let target = Target()

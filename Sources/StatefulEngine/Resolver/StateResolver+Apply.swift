@@ -24,7 +24,10 @@ extension StateResolver {
         requestedState = state
         guard !isApplying else { return 0 }
         isApplying = true
-        defer { isApplying = false }
+        defer {
+            isApplying = false
+            if !retired.isEmpty { releaseRetired() }
+        }
         var writes = 0, rounds = 0
         while appliedState != requestedState {
             rounds += 1
@@ -40,11 +43,21 @@ extension StateResolver {
             while let change = pending.next() {
                 guard let binding = binding(for: change) else { continue }
                 // A setter that bound or removed values made the list stale: resolve again.
-                let written = stamp == mutationCount ? write(binding, Self.handle(change.new_value)) : sync(binding)
+                let written = binding._withUnsafeGuaranteedRef { binding in
+                    stamp == mutationCount ? write(binding, Self.handle(change.new_value)) : sync(binding)
+                }
                 if written { writes += 1 }
             }
         }
         return writes
+    }
+
+    /// Releases the bindings removed during the apply; their deinits (user code, through their
+    /// default values) run after it, and may call back.
+    private func releaseRetired() {
+        let bindings = retired
+        retired = []
+        withExtendedLifetime(bindings) {}
     }
 
     private static func handle(_ value: csr_value) -> csr_value? { value == CSR_NO_VALUE ? nil : value }

@@ -42,7 +42,12 @@ public final class StateResolver {
     private(set) var bindings: [UInt64: Binding] = [:]
     /// The bindings by their C slot (see `csr_slot`), so that a change of the diff finds its
     /// binding without a lookup; checked against the change's key, as slots are reused.
-    @exclusivity(unchecked) private var bindingsBySlot: ContiguousArray<Binding?> = []
+    /// Unretained: ``bindings`` owns them, and ``retired`` keeps the ones removed during an
+    /// apply alive until it ends, so the apply loop borrows each binding without a retain.
+    @exclusivity(unchecked) private var bindingsBySlot: ContiguousArray<Unmanaged<Binding>?> = []
+    /// Bindings removed while an apply runs (by a setter, a deinit, or a dead target's purge):
+    /// the apply may be writing one of them. Released when the outermost apply ends.
+    @exclusivity(unchecked) var retired: [Binding] = []
     /// The state bits some rule can tell apart: a state change within the other bits changes no
     /// value, and ``apply(_:)`` only moves ``appliedState``. Grows with the rules (an `exactly`
     /// or custom rule makes it every bit) and is reset when no rule is left.
@@ -139,7 +144,7 @@ public final class StateResolver {
         Self.expectSuccess(csr_slot(table, bound.id, keyPathID, &slot))
         binding.slot = slot
         if bindingsBySlot.count <= Int(slot) { bindingsBySlot.append(contentsOf: repeatElement(nil, count: Int(slot) + 1 - bindingsBySlot.count)) }
-        bindingsBySlot[Int(slot)] = binding
+        bindingsBySlot[Int(slot)] = Unmanaged.passUnretained(binding)
         sync(binding)
     }
 
@@ -333,14 +338,15 @@ public final class StateResolver {
         }
     }
 
-    /// The binding a change of the diff is about.
+    /// The binding a change of the diff is about, unretained (see ``bindingsBySlot``).
     @inline(__always)
-    func binding(for change: csr_change) -> Binding? {
+    func binding(for change: csr_change) -> Unmanaged<Binding>? {
         let key = Self.key(change.target, change.key_path)
-        if Int(change.slot) < bindingsBySlot.count, let binding = bindingsBySlot[Int(change.slot)], binding.key == key {
+        if Int(change.slot) < bindingsBySlot.count, let binding = bindingsBySlot[Int(change.slot)],
+           binding._withUnsafeGuaranteedRef({ $0.key == key }) {
             return binding
         }
-        return bindings[key]
+        return bindings[key].map(Unmanaged.passUnretained)
     }
 
     func binding<Target: AnyObject, Value>(_ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target) -> Binding? {
@@ -402,9 +408,10 @@ public final class StateResolver {
     }
 
     private func forgetSlot(of binding: Binding) {
-        if Int(binding.slot) < bindingsBySlot.count, bindingsBySlot[Int(binding.slot)] === binding {
+        if Int(binding.slot) < bindingsBySlot.count, bindingsBySlot[Int(binding.slot)]?.toOpaque() == Unmanaged.passUnretained(binding).toOpaque() {
             bindingsBySlot[Int(binding.slot)] = nil
         }
+        if isApplying { retired.append(binding) }
     }
 
     private func dropTarget(_ bound: BoundTarget) {
