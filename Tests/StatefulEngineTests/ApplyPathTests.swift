@@ -32,7 +32,7 @@ struct ApplyPathTests {
     /// The writer of `keyPath`, after one write of `value` through it.
     func writer<Value>(_ keyPath: ReferenceWritableKeyPath<Derived, Value>, of target: Derived,
                        writing value: Value) -> PropertyWriter<Derived, Value> {
-        let writer = PropertyWriter(keyPath, targetClass: Derived.self)
+        let writer = PropertyWriter(keyPath, targetClass: Derived.self, box: ValueBox(value))
         writer.write(address(of: target), ValueBox(value))
         return writer
     }
@@ -71,19 +71,54 @@ struct ApplyPathTests {
         weak var released: Derived?
         do {
             let holder = HolderOfObject()
-            let objectWriter = PropertyWriter(\HolderOfObject.object, targetClass: HolderOfObject.self)
+            let objectWriter = PropertyWriter(\HolderOfObject.object, targetClass: HolderOfObject.self, box: ValueBox<Derived?>(nil))
             let first = Derived()
             released = first
             objectWriter.write(address(of: holder), ValueBox<Derived?>(first))
             objectWriter.write(address(of: holder), ValueBox<Derived?>(Derived()))
             guard case .stored = objectWriter.access else { Issue.record("\(objectWriter.access)"); return }
             let box = ValueBox<Derived?>(Derived())
-            let setterWriter = PropertyWriter(\HolderOfObject.observed, targetClass: HolderOfObject.self)
+            let setterWriter = PropertyWriter(\HolderOfObject.observed, targetClass: HolderOfObject.self, box: ValueBox<Derived?>(nil))
             setterWriter.write(address(of: holder), box)
             setterWriter.write(address(of: holder), ValueBox<Derived?>(nil))
             #expect(box.value != nil && holder.observed == nil && holder.observations == 2)
         }
         #expect(released == nil)
+    }
+
+    /// Stored values of every size the writer copies as bytes, packed between neighbours that
+    /// must not change, and a wider trivial value that takes the generic copy.
+    final class Packed {
+        enum Mode: UInt8 { case a, b, c }
+        var guard0: UInt8 = 0xAA
+        var mode = Mode.a
+        var flag = false
+        var short: Int16 = 0
+        var word: Int32 = 0
+        var guard1: UInt8 = 0xBB
+        var double = 0.0
+        var pair = (Int64(0), Int64(0))
+        var guard2: UInt8 = 0xCC
+    }
+
+    @Test func trivialValuesAreCopiedAsBytesWithoutTouchingTheirNeighbours() throws {
+        let resolver = StateResolver()
+        let target = Packed()
+        try resolver.setValue(.c, for: \.mode, of: target, when: .containing(.selected))
+        try resolver.setValue(true, for: \.flag, of: target, when: .containing(.selected))
+        try resolver.setValue(-2, for: \.short, of: target, when: .containing(.selected))
+        try resolver.setValue(-3, for: \.word, of: target, when: .containing(.selected))
+        try resolver.setValue(-4.5, for: \.double, of: target, when: .containing(.selected))
+        try resolver.setValue((5, -6), for: \.pair, of: target, when: .containing(.selected))
+        for _ in 0..<2 {
+            try resolver.apply(.selected)
+            #expect(target.mode == .c && target.flag && target.short == -2 && target.word == -3)
+            #expect(target.double == -4.5 && target.pair == (5, -6))
+            try resolver.apply(.normal)
+            #expect(target.mode == .a && !target.flag && target.short == 0 && target.word == 0)
+            #expect(target.double == 0 && target.pair == (0, 0))
+            #expect((target.guard0, target.guard1, target.guard2) == (0xAA, 0xBB, 0xCC))
+        }
     }
 
     /// A class that overrides a property: the base's key path calls the override's setter.
@@ -96,7 +131,7 @@ struct ApplyPathTests {
 
     @Test func aSetterThroughTheBaseClassKeyPathIsTheOverride() {
         let target = Overriding()
-        let writer = PropertyWriter(\Base.overridable, targetClass: Overriding.self)
+        let writer = PropertyWriter(\Base.overridable, targetClass: Overriding.self, box: ValueBox(0))
         writer.write(address(of: target), ValueBox(1))
         #expect(target.overridable == 101)
         guard case .setter = writer.access else { Issue.record("\(writer.access)"); return }

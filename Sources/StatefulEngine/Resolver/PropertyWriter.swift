@@ -13,16 +13,26 @@ internal import CSwiftRuntime
 ///   path calls it;
 /// - anything else (a path through another object, a subscript): the key path.
 ///
-/// A direct write skips the dynamic exclusivity check the key path would make.
+/// A direct write skips the dynamic exclusivity check the key path would make. The writer runs
+/// unspecialised (the resolver is not generic over the value), so a stored value of a trivial
+/// type of 1, 2, 4 or 8 bytes (`Bool`, `Int`, `Double`, an enum without payloads…) is copied
+/// as bytes, which costs none of the value witness calls a generic copy makes.
 final class PropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
     let keyPath: ReferenceWritableKeyPath<Target, Value>
     let access: PropertyAccess
 
-    /// The writer of `keyPath` on targets of class `targetClass` (a subclass of `Target`).
-    init(_ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass) {
+    /// The writer of `keyPath` on targets of class `targetClass` (a subclass of `Target`);
+    /// `box` is any box of the values it writes.
+    init(_ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>) {
         self.keyPath = keyPath
         self.access = PropertyAccess(keyPath, valueSize: MemoryLayout<Value>.size,
                                      instanceSize: Int(instanceExtents(targetClass).positive))
+        let size = MemoryLayout<Value>.size
+        if case .stored(let offset) = access, _isPOD(Value.self), [1, 2, 4, 8].contains(size) {
+            super.init(trivialCopy: TrivialCopy(size: size, boxOffset: box.valueOffset, targetOffset: offset))
+        } else {
+            super.init(trivialCopy: nil)
+        }
     }
 
     /// A key path setter thunk: the new value and the root by address (maximally abstracted),
@@ -30,6 +40,7 @@ final class PropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
     private typealias Setter = @convention(thin) (UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, Int) -> Void
 
     override func write(_ address: UnsafeMutableRawPointer, _ box: AnyValueBox) {
+        if let trivialCopy { return trivialCopy.write(address, box) }
         let value = unsafeDowncast(box, to: ValueBox<Value>.self).value
         if case .stored(let offset) = access {
             // No user code runs before the store; the old value's deinit runs after it.
@@ -129,6 +140,31 @@ package struct BoolPropertyReader {
 
 /// A ``PropertyWriter`` of any target and value type.
 class AnyPropertyWriter {
+    /// Set for a stored trivial value of 1, 2, 4 or 8 bytes, which the apply loop copies
+    /// itself: no virtual call, no generic code.
+    final let trivialCopy: TrivialCopy?
+
+    init(trivialCopy: TrivialCopy?) { self.trivialCopy = trivialCopy }
+
     /// Writes `box`'s value to the property of the live object at `address`.
     func write(_ address: UnsafeMutableRawPointer, _ box: AnyValueBox) { internalInconsistency("AnyPropertyWriter is abstract") }
+}
+
+/// How to copy a trivial value of 1, 2, 4 or 8 bytes from its ``ValueBox`` into its property.
+struct TrivialCopy {
+    let size: Int
+    /// The value's offset in the box and the property's in the target object.
+    let boxOffset: Int, targetOffset: Int
+
+    @inline(__always)
+    func write(_ address: UnsafeMutableRawPointer, _ box: AnyValueBox) {
+        let source = UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque()) + boxOffset
+        let destination = address + targetOffset
+        switch size {
+        case 1: destination.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
+        case 2: destination.storeBytes(of: source.load(as: UInt16.self), as: UInt16.self)
+        case 4: destination.storeBytes(of: source.load(as: UInt32.self), as: UInt32.self)
+        default: destination.storeBytes(of: source.load(as: UInt64.self), as: UInt64.self)
+        }
+    }
 }

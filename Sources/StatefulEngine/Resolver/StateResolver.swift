@@ -117,8 +117,10 @@ public final class StateResolver {
         let key = Self.key(bound.id, keyPathID)
         let existing = bindings[key]
         if existing == nil {
-            bindings[key] = Binding(target: bound, keyPathID: keyPathID, writer: PropertyWriter(keyPath, targetClass: type(of: target as AnyObject)),
-                                    defaultValue: ValueBox(target[keyPath: keyPath]))
+            let defaultValue = ValueBox(target[keyPath: keyPath])
+            bindings[key] = Binding(target: bound, keyPathID: keyPathID,
+                                    writer: PropertyWriter(keyPath, targetClass: type(of: target as AnyObject), box: defaultValue),
+                                    defaultValue: defaultValue)
             bound.keyPathIDs.insert(keyPathID)
         }
         do {
@@ -303,10 +305,13 @@ public final class StateResolver {
         }
         // Recorded first: a setter that calls back sees the value being written as written.
         binding.writtenVersion = version
+        let writer = binding.writer
         if let handle {
-            slab.withValue(handle) { binding.writer.write(address, $0) }
+            slab.withValue(handle) { box in
+                if let trivialCopy = writer.trivialCopy { trivialCopy.write(address, box) } else { writer.write(address, box) }
+            }
         } else {
-            binding.writer.write(address, binding.defaultValue)
+            writer.write(address, binding.defaultValue)
         }
         return true
     }
