@@ -36,7 +36,7 @@ extension StateResolver {
                 throw .cycle
             }
             let from = appliedState, to = requestedState
-            appliedState = to
+            applied = to
             guard (from.rawValue ^ to.rawValue) & sensitiveBits != 0 else { continue }
             try beginChanges(from: from, to: to)
             let stamp = mutationCount

@@ -66,14 +66,20 @@ public final class StateResolver {
     /// True while a C call that can run custom predicates is under way: a predicate that
     /// calls back into the resolver is a misuse, stopped by ``checkNotEvaluating(_:)``.
     @exclusivity(unchecked) private var isEvaluating = false
-    @exclusivity(unchecked) package internal(set) var isApplying = false
+    @exclusivity(unchecked) var isApplying = false
+    /// Whether an ``apply(_:)`` is running. A getter, not the stored property: another module
+    /// accessing the property directly would add a runtime exclusivity check of its own.
+    package var isApplyingChanges: Bool { isApplying }
     @exclusivity(unchecked) var requestedState: ControlState
 
     /// The most rounds one ``apply(_:)`` runs when setters keep changing the state.
     package static let maximumRounds = 64
 
     /// The state whose values are applied.
-    @exclusivity(unchecked) public internal(set) var appliedState: ControlState
+    public var appliedState: ControlState { applied }
+    /// Stored apart from the public getter: a client module accessing a public stored property
+    /// directly adds a runtime exclusivity check of its own.
+    @exclusivity(unchecked) var applied: ControlState
 
     /// Creates an empty resolver whose values count as applied for `state`.
     public init(state: ControlState = .normal) {
@@ -89,7 +95,7 @@ public final class StateResolver {
             fatalError("StatefulControls: StateResolver cannot create its rule table: out of memory")
         }
         self.table = table
-        self.appliedState = state
+        self.applied = state
         self.requestedState = state
     }
 
