@@ -1,5 +1,6 @@
 import Testing
 @testable import StatefulEngine
+import CSwiftRuntime
 
 /// The fast paths of apply: direct writes of stored properties, targets held without weak
 /// references, and state changes no rule can tell apart.
@@ -156,6 +157,31 @@ struct ApplyPathTests {
         // A new object, perhaps at the same address, is a new target.
         let fresh = Base()
         #expect(resolver.value(for: \.stored, of: fresh, in: .selected) == nil)
+    }
+
+    /// Reports, from its deinit, whether the runtime check sees it deallocating.
+    final class DeinitProbe {
+        let report: (Bool) -> Void
+        init(report: @escaping (Bool) -> Void) { self.report = report }
+        deinit {
+            let address = Unmanaged.passUnretained(self).toOpaque()
+            report(isDeallocating(address) && swift_isDeallocating(address))
+        }
+    }
+
+    /// The liveness check reads the reference counts inline, or through the side table a weak
+    /// reference gives the object; both must agree with the runtime.
+    @Test(arguments: [false, true])
+    func theLivenessCheckSeesDeinitialisationWithAndWithoutASideTable(weaklyReferenced: Bool) {
+        nonisolated(unsafe) var seenInDeinit: Bool?
+        var probe: DeinitProbe? = DeinitProbe { seenInDeinit = $0 }
+        weak var weakProbe: DeinitProbe?
+        if weaklyReferenced { weakProbe = probe }
+        let address = Unmanaged.passUnretained(probe!).toOpaque()
+        #expect(!isDeallocating(address))
+        #expect(isDeallocating(address) == swift_isDeallocating(address))
+        probe = nil
+        #expect(seenInDeinit == true && weakProbe == nil)
     }
 
     @Test func stateChangesInBitsNoRuleReadsWriteNothingAndMoveTheAppliedState() throws {

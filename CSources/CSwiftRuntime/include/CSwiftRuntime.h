@@ -7,10 +7,30 @@
 #define CSWIFTRUNTIME_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /// Whether the object's deinitialisation has begun. The object's memory must still be allocated
 /// (an unowned reference keeps it so).
 bool swift_isDeallocating(void *object);
+
+/// swift_isDeallocating without the call. On 64-bit platforms the word after an object's
+/// metadata pointer holds its reference counts (the runtime's RefCount.h,
+/// RefCountBitOffsets<8>): with bit 63 clear they are inline and bit 32 is the "deiniting" flag;
+/// with bit 63 set and the low 32 bits not all set (an immortal object), the low 62 bits are the
+/// address of the object's side table shifted right by 3, whose reference counts (at byte 16:
+/// the object pointer, then the 16-byte-aligned counts) keep the flag in the same bit. Anything
+/// else asks the runtime. Both paths are tested against the runtime (ApplyPathTests).
+static inline bool swiftrt_is_deallocating(void *object) {
+#if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
+    unsigned long long bits = __atomic_load_n((unsigned long long *)((char *)object + sizeof(void *)), __ATOMIC_RELAXED);
+    if (!(bits >> 63)) return (bits >> 32) & 1;
+    if ((bits & 0xFFFFFFFFu) != 0xFFFFFFFFu) {
+        unsigned long long *sideTable = (unsigned long long *)((bits & ((1ull << 62) - 1)) << 3);
+        return (__atomic_load_n(&sideTable[2], __ATOMIC_RELAXED) >> 32) & 1;
+    }
+#endif
+    return swift_isDeallocating(object);
+}
 
 /// Calls a key path's getter thunk (a computed component's getter, see PropertyReader in
 /// StatefulEngine): Swift's calling convention, the result returned indirectly into `result`

@@ -11,4 +11,4 @@ func instanceExtents(_ theClass: AnyClass) -> (negative: UInt, positive: UInt)
 /// Whether the object at `address` is being (or has been) deinitialised; its memory must still
 /// be allocated (see ``BoundTarget``).
 @inline(__always)
-func isDeallocating(_ address: UnsafeMutableRawPointer) -> Bool { swift_isDeallocating(address) }
+func isDeallocating(_ address: UnsafeMutableRawPointer) -> Bool { swiftrt_is_deallocating(address) }
