@@ -30,11 +30,16 @@ struct ApplyPathTests {
 
     func address(of object: AnyObject) -> UnsafeMutableRawPointer { Unmanaged.passUnretained(object).toOpaque() }
 
+    /// Writes `box`'s value with `writer`, as an apply does (the box borrowed).
+    func write(_ writer: AnyPropertyWriter, to target: AnyObject, _ box: AnyValueBox) {
+        withExtendedLifetime(box) { writer.write(address(of: target), ValueSlab.address(of: box)) }
+    }
+
     /// The writer of `keyPath`, after one write of `value` through it.
     func writer<Value>(_ keyPath: ReferenceWritableKeyPath<Derived, Value>, of target: Derived,
                        writing value: Value) -> PropertyWriter<Derived, Value> {
         let writer = PropertyWriter(keyPath, targetClass: Derived.self, box: ValueBox(value))
-        writer.write(address(of: target), ValueBox(value))
+        write(writer, to: target, ValueBox(value))
         return writer
     }
 
@@ -61,11 +66,11 @@ struct ApplyPathTests {
         #expect(target.stored == 1 && target.own == "b" && target.point == (0, 7) && target.observed == 2
                 && target.observedWrites == 1 && target.computed == 3 && target.overridable == 4 && target.child.stored == 5)
         // Later writes land in the same properties, observers run.
-        stored.write(address(of: target), ValueBox(10))
-        own.write(address(of: target), ValueBox("c"))
-        nested.write(address(of: target), ValueBox(70))
-        observed.write(address(of: target), ValueBox(20))
-        computed.write(address(of: target), ValueBox(30))
+        write(stored, to: target, ValueBox(10))
+        write(own, to: target, ValueBox("c"))
+        write(nested, to: target, ValueBox(70))
+        write(observed, to: target, ValueBox(20))
+        write(computed, to: target, ValueBox(30))
         #expect(target.stored == 10 && target.own == "c" && target.point == (0, 70))
         #expect(target.observed == 20 && target.observedWrites == 2 && target.computed == 30)
         // A direct write releases the value it replaces; a setter's caller keeps its value.
@@ -75,13 +80,13 @@ struct ApplyPathTests {
             let objectWriter = PropertyWriter(\HolderOfObject.object, targetClass: HolderOfObject.self, box: ValueBox<Derived?>(nil))
             let first = Derived()
             released = first
-            objectWriter.write(address(of: holder), ValueBox<Derived?>(first))
-            objectWriter.write(address(of: holder), ValueBox<Derived?>(Derived()))
+            write(objectWriter, to: holder, ValueBox<Derived?>(first))
+            write(objectWriter, to: holder, ValueBox<Derived?>(Derived()))
             guard case .stored = objectWriter.access else { Issue.record("\(objectWriter.access)"); return }
             let box = ValueBox<Derived?>(Derived())
             let setterWriter = PropertyWriter(\HolderOfObject.observed, targetClass: HolderOfObject.self, box: ValueBox<Derived?>(nil))
-            setterWriter.write(address(of: holder), box)
-            setterWriter.write(address(of: holder), ValueBox<Derived?>(nil))
+            write(setterWriter, to: holder, box)
+            write(setterWriter, to: holder, ValueBox<Derived?>(nil))
             #expect(box.value != nil && holder.observed == nil && holder.observations == 2)
         }
         #expect(released == nil)
@@ -133,7 +138,7 @@ struct ApplyPathTests {
     @Test func aSetterThroughTheBaseClassKeyPathIsTheOverride() {
         let target = Overriding()
         let writer = PropertyWriter(\Base.overridable, targetClass: Overriding.self, box: ValueBox(0))
-        writer.write(address(of: target), ValueBox(1))
+        write(writer, to: target, ValueBox(1))
         #expect(target.overridable == 101)
         guard case .setter = writer.access else { Issue.record("\(writer.access)"); return }
     }

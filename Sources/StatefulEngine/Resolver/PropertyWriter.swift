@@ -17,6 +17,10 @@ internal import CSwiftRuntime
 /// unspecialised (the resolver is not generic over the value), so a stored value of a trivial
 /// type of 1, 2, 4 or 8 bytes (`Bool`, `Int`, `Double`, an enum without payloads…) is copied
 /// as bytes, which costs none of the value witness calls a generic copy makes.
+///
+/// The value is read in place from its box, which the caller borrows: the stored path copies it
+/// before the old value's release (user code) runs, and a setter thunk copies it before calling
+/// the setter.
 final class PropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
     let keyPath: ReferenceWritableKeyPath<Target, Value>
     let access: PropertyAccess
@@ -29,9 +33,10 @@ final class PropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
                                      instanceSize: Int(instanceExtents(targetClass).positive))
         let size = MemoryLayout<Value>.size
         if case .stored(let offset) = access, _isPOD(Value.self), [1, 2, 4, 8].contains(size) {
-            super.init(trivialCopy: TrivialCopy(size: size, boxOffset: box.valueOffset, targetOffset: offset))
+            super.init(boxOffset: box.valueOffset,
+                       trivialCopy: TrivialCopy(size: size, boxOffset: box.valueOffset, targetOffset: offset))
         } else {
-            super.init(trivialCopy: nil)
+            super.init(boxOffset: box.valueOffset, trivialCopy: nil)
         }
     }
 
@@ -39,25 +44,24 @@ final class PropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
     /// then the key path's argument block and its size.
     private typealias Setter = @convention(thin) (UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, Int) -> Void
 
-    override func write(_ address: UnsafeMutableRawPointer, _ box: AnyValueBox) {
+    override func write(_ address: UnsafeMutableRawPointer, _ box: UnsafeRawPointer) {
         if let trivialCopy { return trivialCopy.write(address, box) }
-        let value = unsafeDowncast(box, to: ValueBox<Value>.self).value
+        let value = (box + boxOffset).assumingMemoryBound(to: Value.self)
         if case .stored(let offset) = access {
-            // No user code runs before the store; the old value's deinit runs after it.
-            (address + offset).assumingMemoryBound(to: Value.self).pointee = value
+            // One assignment: the new value copied in, then the old one released (its deinit,
+            // user code, runs last).
+            (address + offset).assumingMemoryBound(to: Value.self).pointee = value.pointee
             return
         }
         // A setter is user code: it gets the target retained, as any caller would hold it.
         let target = Unmanaged<Target>.fromOpaque(address).takeUnretainedValue()
         switch access {
         case .setter(let function, let accessors):
-            withUnsafePointer(to: value) { value in
-                withUnsafePointer(to: target) { target in
-                    unsafeBitCast(function, to: Setter.self)(value, target, accessors, 0)
-                }
+            withUnsafePointer(to: target) { target in
+                unsafeBitCast(function, to: Setter.self)(value, target, accessors, 0)
             }
         case .stored, .throughKeyPath:
-            target[keyPath: keyPath] = value
+            target[keyPath: keyPath] = value.pointee
         }
         withExtendedLifetime(keyPath) {}  // the setter's accessor block lives in it
     }
@@ -140,14 +144,17 @@ package struct BoolPropertyReader {
 
 /// A ``PropertyWriter`` of any target and value type.
 class AnyPropertyWriter {
+    /// Where the value lies in its ``ValueBox``.
+    final let boxOffset: Int
     /// Set for a stored trivial value of 1, 2, 4 or 8 bytes, which the apply loop copies
     /// itself: no virtual call, no generic code.
     final let trivialCopy: TrivialCopy?
 
-    init(trivialCopy: TrivialCopy?) { self.trivialCopy = trivialCopy }
+    init(boxOffset: Int, trivialCopy: TrivialCopy?) { (self.boxOffset, self.trivialCopy) = (boxOffset, trivialCopy) }
 
-    /// Writes `box`'s value to the property of the live object at `address`.
-    func write(_ address: UnsafeMutableRawPointer, _ box: AnyValueBox) { internalInconsistency("AnyPropertyWriter is abstract") }
+    /// Writes the value of the ``ValueBox`` at `box` (borrowed) to the property of the live
+    /// object at `address`.
+    func write(_ address: UnsafeMutableRawPointer, _ box: UnsafeRawPointer) { internalInconsistency("AnyPropertyWriter is abstract") }
 }
 
 /// How to copy a trivial value of 1, 2, 4 or 8 bytes from its ``ValueBox`` into its property.
@@ -157,8 +164,8 @@ struct TrivialCopy {
     let boxOffset: Int, targetOffset: Int
 
     @inline(__always)
-    func write(_ address: UnsafeMutableRawPointer, _ box: AnyValueBox) {
-        let source = UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque()) + boxOffset
+    func write(_ address: UnsafeMutableRawPointer, _ box: UnsafeRawPointer) {
+        let source = box + boxOffset
         let destination = address + targetOffset
         switch size {
         case 1: destination.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)

@@ -311,14 +311,9 @@ public final class StateResolver {
         }
         // Recorded first: a setter that calls back sees the value being written as written.
         binding.writtenVersion = version
+        let box = handle.map(slab.boxAddress) ?? binding.defaultValueAddress
         let writer = binding.writer
-        if let handle {
-            slab.withValue(handle) { box in
-                if let trivialCopy = writer.trivialCopy { trivialCopy.write(address, box) } else { writer.write(address, box) }
-            }
-        } else {
-            writer.write(address, binding.defaultValue)
-        }
+        if let trivialCopy = writer.trivialCopy { trivialCopy.write(address, box) } else { writer.write(address, box) }
         return true
     }
 
@@ -503,6 +498,7 @@ final class Binding {
     let keyPathID: UInt32
     let writer: AnyPropertyWriter
     let defaultValue: AnyValueBox
+    let defaultValueAddress: UnsafeRawPointer
     /// The pair's slot in the C table, as of its last `csr_set`.
     @exclusivity(unchecked) var slot: UInt32 = 0
     /// The version (see ``ValueSlab``) of the value last written to the property, 0 for the
@@ -516,6 +512,7 @@ final class Binding {
         self.keyPathID = keyPathID
         self.writer = writer
         self.defaultValue = defaultValue
+        self.defaultValueAddress = ValueSlab.address(of: defaultValue)
         self.key = StateResolver.key(target.id, keyPathID)
     }
 }

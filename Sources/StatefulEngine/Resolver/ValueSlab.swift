@@ -32,6 +32,8 @@ final class ValueSlab {
     private struct Entry {
         var value: AnyValueBox?
         var version: UInt64
+        /// The box's address, to borrow it without touching its reference count.
+        var address: UnsafeRawPointer
     }
 
     @exclusivity(unchecked) private var entries: [Entry] = []
@@ -48,11 +50,11 @@ final class ValueSlab {
     func insert(_ value: AnyValueBox) throws(ResolverError) -> csr_value {
         lastVersion += 1
         if let handle = freeHandles.popLast() {
-            entries[Int(handle)] = Entry(value: value, version: lastVersion)
+            entries[Int(handle)] = Entry(value: value, version: lastVersion, address: Self.address(of: value))
             return handle
         }
         guard entries.count <= Int(CSR_VALUE_MAX) else { throw .tooManyValues }
-        entries.append(Entry(value: value, version: lastVersion))
+        entries.append(Entry(value: value, version: lastVersion, address: Self.address(of: value)))
         return csr_value(entries.count - 1)
     }
 
@@ -88,13 +90,13 @@ final class ValueSlab {
     @inline(__always)
     func version(_ handle: csr_value) -> UInt64 { entries[Int(handle)].version }
 
-    /// Calls `body` with the value at `handle`, borrowed: the slab keeps it alive until the
-    /// table releases it and ``drainReleased()`` runs, which `body` must not cause before it
-    /// is done with the value.
+    /// The address of the box at `handle`, borrowed: the slab keeps the box alive until the
+    /// table releases it and ``drainReleased()`` runs (see ``PropertyWriter`` for why a write
+    /// is done with it by then).
     @inline(__always)
-    func withValue<Result>(_ handle: csr_value, _ body: (AnyValueBox) -> Result) -> Result {
-        Unmanaged.passUnretained(self[handle])._withUnsafeGuaranteedRef(body)
-    }
+    func boxAddress(_ handle: csr_value) -> UnsafeRawPointer { entries[Int(handle)].address }
+
+    static func address(of box: AnyValueBox) -> UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque()) }
 }
 
 /// A custom predicate handed to C as context; the table holds one retain per rule.
