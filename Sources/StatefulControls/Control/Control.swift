@@ -144,7 +144,7 @@ open class Control: View {
                 "\(type(of: self)): \(error.description); applied state stays [\(appliedState)]"))
         }
         // A nested apply (from a setter) is finished by the outer one, which notifies.
-        guard !resolver.isApplyingChanges else { return }
+        guard !subscriptions.isEmpty, !resolver.isApplyingChanges else { return }
         notifySubscriptions()
     }
 }

@@ -89,7 +89,7 @@ struct PendingChanges {
 
     mutating func begin(_ changes: UnsafeBufferPointer<csr_change>) {
         borrowed = changes
-        owned.removeAll()
+        if !owned.isEmpty { owned = [] }
         index = 0
     }
 
