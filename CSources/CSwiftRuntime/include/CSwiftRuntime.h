@@ -32,7 +32,7 @@ static inline bool swiftrt_is_deallocating(void *object) {
     return swift_isDeallocating(object);
 }
 
-/// Calls a key path's getter thunk (a computed component's getter, see PropertyReader in
+/// Calls a key path's getter thunk (a computed component's getter, see BoolPropertyReader in
 /// StatefulEngine): Swift's calling convention, the result returned indirectly into `result`
 /// (uninitialised memory for one value of the property's type), the root passed by address,
 /// then the key path's argument block and its size (0: no arguments).

@@ -92,7 +92,7 @@ struct KeyPathComponent {
         case classStored
         /// A stored property at `identifier` bytes into a struct.
         case structStored
-        /// A computed property: `identifier` is its id, `setter` its setter thunk when settable.
+        /// A computed property: `identifier` is its id, `accessors` its thunks.
         case computed
         case optional
     }
@@ -104,7 +104,7 @@ struct KeyPathComponent {
     let identifier: UInt
     /// A computed property's accessors: its getter thunk, its setter thunk when settable and
     /// nonmutating, and the block the key path passes them (see ``PropertyWriter`` and
-    /// ``PropertyReader``); nil for a stored property.
+    /// ``BoolPropertyReader``); nil for a stored property.
     let accessors: (getter: UnsafeRawPointer, setter: UnsafeRawPointer?, block: UnsafeRawPointer)?
     /// The type the next component starts from; 0 for the last.
     let nextRoot: UInt

@@ -71,7 +71,7 @@ final class PropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
 enum PropertyAccess: Equatable {
     /// At this offset in the target object.
     case stored(Int)
-    /// Through a computed property's setter thunk (see ``KeyPathComponent/setter``).
+    /// Through a computed property's setter thunk (see ``KeyPathComponent/accessors``).
     case setter(UnsafeRawPointer, accessors: UnsafeRawPointer)
     case throughKeyPath
 

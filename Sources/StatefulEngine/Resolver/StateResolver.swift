@@ -16,8 +16,9 @@ internal import CStateResolver
 /// rules, so priorities hold across them (see `PropertyPath` for how the property is found, and
 /// its one limit: an override reached through a later component of a path).
 ///
-/// Targets are held weakly. A target that is deallocated is skipped and its rules purged; a new
-/// object that happens to get the same address is a new target and never receives them.
+/// Targets are not kept alive (nor referenced weakly, see `BoundTarget`). A target that is
+/// deallocated is skipped and its rules purged; a new object that happens to get the same
+/// address is a new target and never receives them.
 ///
 /// A property stored in place — a `var` of a final class, or a `final var` — is written at its
 /// address; a computed, observed (`didSet`) or overridable property of the target is written by
