@@ -229,6 +229,35 @@ struct ControlTests {
         #expect(second.state == .normal && third.state == .normal)
     }
 
+    /// 100,000 controls, each selected while the one before is: the change propagates along
+    /// the whole chain from a queue, without a call depth proportional to the chain (10,000
+    /// overflowed the stack when each apply nested the next).
+    @Test func aChainOf100000DependenciesPropagates() {
+        let controls = (0..<100_000).map { _ in Control() }
+        for (control, next) in zip(controls, controls.dropFirst()) {
+            control.setValue(true, for: \.isSelected, of: next, forAllStatesContained: .selected)
+        }
+        controls[0].isSelected = true
+        #expect(controls.allSatisfy { $0.appliedState == .selected })
+        controls[0].isSelected = false
+        #expect(controls.allSatisfy { $0.appliedState == .normal && !$0.isSelected })
+    }
+
+    /// A control that several controls depend on is applied once per change of its state,
+    /// after the control that changed it, in the order the changes reached it.
+    @Test func dependentsApplyAfterTheControlThatChangedThem() {
+        let source = Control(), left = Control(), right = Control()
+        var order: [String] = []
+        source.setValue(true, for: \.isSelected, of: left, forAllStatesContained: .focused)
+        source.setValue(true, for: \.isSelected, of: right, forAllStatesContained: .focused)
+        let tokens = [(left, "left"), (right, "right"), (source, "source")].map { control, name in
+            control.subscribe(to: .containing(control === source ? .focused : .selected)) { _ in order.append(name) }
+        }
+        source.isFocused = true
+        #expect(order == ["source", "left", "right"])
+        withExtendedLifetime(tokens) {}
+    }
+
     @Test func aDependencyCycleIsStoppedWithADiagnostic() {
         var diagnostics: [ControlDiagnostic] = []
         let saved = Control.diagnosticHandler

@@ -48,6 +48,8 @@ open class Control: View {
     let subscriptions = WeakTokens<StateSubscription>()
     @exclusivity(unchecked) var isNotifying = false
     @exclusivity(unchecked) var transitionDepth = 0
+    /// Whether the control waits in the propagation queue (see ``applyState()``).
+    @exclusivity(unchecked) var isQueuedToApply = false
     var queuedEvents: [Event] = []
     var registrations: [ActionRegistration] = []
     var tracking = TrackingState()
@@ -136,7 +138,21 @@ open class Control: View {
         applyState()
     }
 
+    /// Applies the state. A control whose state changes while another control applies its
+    /// own (a dependency: that control's bound value is this one's factor) is applied after
+    /// it, by the outermost apply, from a queue: a chain of dependencies of any length
+    /// propagates without nesting calls, and a cycle is stopped with a diagnostic.
     func applyState() {
+        if resolver.isApplyingChanges { return applyOwnState() }  // finished by the running apply
+        let propagation = Control.propagation
+        if propagation.isDraining { return propagation.enqueue(self) }
+        propagation.isDraining = true
+        defer { propagation.finishDraining() }
+        applyOwnState()
+        while let next = propagation.dequeue() { next.applyOwnState() }
+    }
+
+    private func applyOwnState() {
         do {
             try resolver.apply(state)
         } catch {
@@ -146,6 +162,52 @@ open class Control: View {
         // A nested apply (from a setter) is finished by the outer one, which notifies.
         guard !subscriptions.isEmpty, !resolver.isApplyingChanges else { return }
         notifySubscriptions()
+    }
+
+    /// The controls waiting for their turn to apply (see ``applyState()``).
+    private static let propagation = Propagation()
+}
+
+/// The queue of controls whose state changed during another control's apply.
+@MainActor
+final class Propagation {
+    @exclusivity(unchecked) var isDraining = false
+    @exclusivity(unchecked) private var queue: [Control] = []
+    @exclusivity(unchecked) private var head = 0
+    /// Applies per control in this drain, to stop a cycle.
+    @exclusivity(unchecked) private var rounds: [ObjectIdentifier: Int] = [:]
+
+    /// Queues `control` unless it is queued already; a control queued more than
+    /// `StateResolver.maximumRounds` times in one drain is in a dependency cycle and is dropped
+    /// with a diagnostic.
+    func enqueue(_ control: Control) {
+        if control.isQueuedToApply { return }
+        let count = rounds[ObjectIdentifier(control), default: 0] + 1
+        rounds[ObjectIdentifier(control)] = count
+        guard count <= StateResolver.maximumRounds else {
+            if count == StateResolver.maximumRounds + 1 {
+                Control.diagnosticHandler(ControlDiagnostic(
+                    "\(type(of: control)): applying the state did not settle: controls keep changing each other's state (a dependency cycle); stopped at [\(control.appliedState)]"))
+            }
+            return
+        }
+        control.isQueuedToApply = true
+        queue.append(control)
+    }
+
+    func dequeue() -> Control? {
+        guard head < queue.count else { return nil }
+        let control = queue[head]
+        head += 1
+        control.isQueuedToApply = false
+        return control
+    }
+
+    func finishDraining() {
+        isDraining = false
+        queue.removeAll(keepingCapacity: queue.count <= 1024)
+        head = 0
+        if !rounds.isEmpty { rounds.removeAll() }
     }
 }
 
