@@ -145,7 +145,8 @@ open class Control: View {
     func applyState() {
         if resolver.isApplyingChanges { return applyOwnState() }  // finished by the running apply
         let propagation = Control.propagation
-        if propagation.isDraining { return propagation.enqueue(self) }
+        if propagation.isWriting { return propagation.enqueue(self) }  // from another's setter
+        if propagation.isDraining { return applyOwnState() }  // e.g. from a subscription handler
         propagation.isDraining = true
         defer { propagation.finishDraining() }
         applyOwnState()
@@ -153,12 +154,16 @@ open class Control: View {
     }
 
     private func applyOwnState() {
+        let propagation = Control.propagation
+        let wasWriting = propagation.isWriting
+        propagation.isWriting = true
         do {
             try resolver.apply(state)
         } catch {
             Control.diagnosticHandler(ControlDiagnostic(
                 "\(type(of: self)): \(error.description); applied state stays [\(appliedState)]"))
         }
+        propagation.isWriting = wasWriting
         // A nested apply (from a setter) is finished by the outer one, which notifies.
         guard !subscriptions.isEmpty, !resolver.isApplyingChanges else { return }
         notifySubscriptions()
@@ -171,7 +176,11 @@ open class Control: View {
 /// The queue of controls whose state changed during another control's apply.
 @MainActor
 final class Propagation {
+    /// Whether a control's apply is running: it runs the queue when done.
     @exclusivity(unchecked) var isDraining = false
+    /// Whether a control's resolver is writing bound values: a control whose state changes
+    /// now (a dependency) waits in the queue.
+    @exclusivity(unchecked) var isWriting = false
     @exclusivity(unchecked) private var queue: [Control] = []
     @exclusivity(unchecked) private var head = 0
     /// Applies per control in this drain, to stop a cycle.
