@@ -170,15 +170,57 @@ struct StateResolverTests {
     @Test func aDeadTargetIsSkippedAndPurgedOnApply() throws {
         let resolver = StateResolver()
         let alive = Recorder()
+        try resolver.setValue("y", for: \.title, of: alive, when: .containing(.selected))
         do {
             let dying = Recorder()
             try resolver.setValue("x", for: \.title, of: dying, when: .containing(.selected))
         }
-        try resolver.setValue("y", for: \.title, of: alive, when: .containing(.selected))
         #expect(resolver.ruleCount == 2)
         #expect(try resolver.apply(.selected) == 1)
         #expect(resolver.ruleCount == 1)
         #expect(alive.title == "y")
+    }
+
+    /// Targets that die are found by later binds (two checked each) and applies (one every
+    /// eighth), so their rules, defaults and ids go however the program goes on; ids are reused.
+    @Test func deadTargetsAreSweptByLaterBindsAndAppliesAndTheirIDsReused() throws {
+        let resolver = StateResolver()
+        for _ in 0..<1_000 {
+            try resolver.setValue("x", for: \.title, of: Recorder(), when: .containing(.selected))
+        }
+        // Each bind checked two targets, the one just bound among them: a few hundred remain.
+        #expect(resolver.ruleCount < 1_000)
+        let alive = Recorder()
+        for round in 0..<1_000 { try resolver.setValue("y\(round % 2)", for: \.title, of: alive, when: .containing(.selected)) }
+        #expect(resolver.ruleCount == 1 && resolver.bindings.count == 1)
+        // Applies alone sweep too.
+        for _ in 0..<100 { try resolver.setValue("x", for: \.title, of: Recorder(), when: .containing(.focused)) }
+        for round in 0..<2_000 { try resolver.apply(round % 2 == 0 ? .selected : .normal) }
+        #expect(resolver.ruleCount == 1)
+        // 2,100 targets bound, at most a few hundred ids ever taken.
+        #expect(resolver.nextTargetID < 300)
+    }
+
+    /// A custom descriptor's name is forgotten with its last rule; removing by a name no rule
+    /// uses neither finds nor remembers it.
+    @Test func customNamesAreForgottenWithTheirLastRule() throws {
+        let resolver = StateResolver()
+        let target = Recorder()
+        for round in 0..<1_000 {
+            let name = "run-time name \(round)"
+            try resolver.setValue("a", for: \.title, of: target, when: .custom(name, priority: 1000) { _ in true })
+            try resolver.setValue("b", for: \.title, of: target, when: .custom(name, priority: 900) { _ in true })
+            #expect(resolver.removeValue(for: \.title, of: target, when: .custom(name, priority: 1000) { _ in true }))
+            #expect(resolver.customNameCount == 1)
+            #expect(resolver.removeValue(for: \.title, of: target, when: .custom(name, priority: 900) { _ in true }))
+            #expect(!resolver.removeValue(for: \.title, of: target, when: .custom("never set", priority: 1000) { _ in true }))
+            #expect(resolver.customNameCount == 0)
+        }
+        try resolver.setValue("c", for: \.title, of: target, when: .custom("kept", priority: 1000) { _ in true })
+        try resolver.setValue("d", for: \.title, of: target, when: .custom("kept", priority: 1000) { _ in false })  // replaces it
+        #expect(resolver.customNameCount == 1)
+        resolver.removeAllValues()
+        #expect(resolver.customNameCount == 0 && resolver.ruleCount == 0)
     }
 
     @Test func valueHandlesAreReused() throws {

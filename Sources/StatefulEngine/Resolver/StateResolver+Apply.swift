@@ -2,9 +2,13 @@ internal import CStateResolver
 
 extension StateResolver {
     /// Moves the resolver to `state`, writing exactly the bound values that differ between
-    /// ``appliedState`` and `state`, in a deterministic order: targets in the order they were
-    /// first bound, and for each target its key paths in the order this resolver first saw
-    /// them. Applying the applied state writes nothing.
+    /// ``appliedState`` and `state`, in a deterministic order: targets in the order of their
+    /// ids — the order they were first bound, except that a target bound after another went
+    /// takes that one's id and place — and for each target its key paths in the order this
+    /// resolver first saw them. Applying the applied state writes nothing.
+    ///
+    /// Every eighth apply also checks one bound target for deallocation (see
+    /// ``sweepDeadTargets(_:)``).
     ///
     /// Setters may call back into the resolver. A value bound or removed by a setter is applied
     /// by that call (a binding removed before its turn gets its default). An `apply` from a
@@ -27,7 +31,10 @@ extension StateResolver {
         defer {
             isApplying = false
             if !retired.isEmpty { releaseRetired() }
+            drainReleased()
         }
+        applyCount &+= 1
+        if applyCount & 7 == 0 { sweepDeadTargets(1) }
         var writes = 0, rounds = 0
         while appliedState != requestedState {
             rounds += 1

@@ -56,13 +56,26 @@ public final class StateResolver {
     /// The changes an apply is writing: read in place from the C table, and copied before any
     /// table call that could free them (a setter that binds or removes values).
     @exclusivity(unchecked) var pending = PendingChanges()
+    /// Custom descriptors' names by id, and the number of rules (predicate boxes the table
+    /// holds) of each: a name is forgotten with its last rule.
     private var predicateIDs: [String: UInt64] = [:]
-    private var predicates: [UInt64: (name: String, box: PredicateBox)] = [:]
-    private var nextTargetID: UInt32 = 1
+    private var predicates: [UInt64: (name: String, box: PredicateBox, rules: Int)] = [:]
+    private var lastPredicateID: UInt64 = 0
+    /// The number of custom descriptor names some rule uses.
+    var customNameCount: Int { predicateIDs.count }
+    private(set) var nextTargetID: UInt32 = 1
+    /// Ids of targets that went, reused before new ones are taken (the table holds no rule of
+    /// them).
+    private var freeTargetIDs: [UInt32] = []
+    /// Every bound target, in no particular order, and the next one ``sweepDeadTargets(_:)``
+    /// checks.
+    @exclusivity(unchecked) private var sweepList: ContiguousArray<BoundTarget> = []
+    @exclusivity(unchecked) private var sweepCursor = 0
+    @exclusivity(unchecked) var applyCount: UInt = 0
     /// Counts the rule mutations a setter can make (binding and removing values), so an apply
     /// can tell that its change list went stale. Purging a dead target does not count: its
-    /// changes are skipped (its bindings are gone, its id is never reused) and no other
-    /// binding's value moves.
+    /// changes are skipped (its bindings are gone; its id is only reused by a later bind, which
+    /// counts) and no other binding's value moves.
     @exclusivity(unchecked) private(set) var mutationCount = 0
     /// True while a C call that can run custom predicates is under way: a predicate that
     /// calls back into the resolver is a misuse, stopped by ``checkNotEvaluating(_:)``.
@@ -119,6 +132,7 @@ public final class StateResolver {
         when descriptor: StateDescriptor
     ) throws(ResolverError) {
         checkNotEvaluating("setValue(_:for:of:when:)")
+        sweepDeadTargets(2)  // bounded work that keeps dead targets from piling up
         let bound = try self.target(for: target)
         let keyPathID = self.keyPathID(keyPath, of: target)
         let key = Self.key(bound.id, keyPathID)
@@ -132,13 +146,13 @@ public final class StateResolver {
         }
         do {
             let handle = try slab.insert(ValueBox(value))
-            var cDescriptor = self.cDescriptor(descriptor, retainingPredicate: true)
+            var cDescriptor = self.cDescriptor(forSetting: descriptor)
             pending.detach()
             let status = csr_set(table, bound.id, keyPathID, &cDescriptor, handle)
             if status != CSR_OK {
                 slab.remove(handle)
                 if let context = cDescriptor.predicate_context { slab.release(Unmanaged<PredicateBox>.fromOpaque(context).takeRetainedValue()) }
-                slab.drainReleased()
+                drainReleased()
                 try ResolverError.check(status)
             }
         } catch {
@@ -147,7 +161,7 @@ public final class StateResolver {
         }
         mutationCount += 1
         sensitiveBits |= descriptor.sensitiveBits
-        slab.drainReleased()
+        drainReleased()
         guard let binding = bindings[key] else { return }
         var slot: UInt32 = 0
         Self.expectSuccess(csr_slot(table, bound.id, keyPathID, &slot))
@@ -168,14 +182,14 @@ public final class StateResolver {
         for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, when descriptor: StateDescriptor
     ) -> Bool {
         checkNotEvaluating("removeValue(for:of:when:)")
-        guard let binding = binding(keyPath, of: target) else { return false }
-        var cDescriptor = self.cDescriptor(descriptor, retainingPredicate: false)
+        // A custom name no rule uses cannot match a rule (and is not remembered).
+        guard let binding = binding(keyPath, of: target), var cDescriptor = existingCDescriptor(descriptor) else { return false }
         pending.detach()
         let status = csr_remove(table, binding.target.id, binding.keyPathID, &cDescriptor)
         Self.expectSuccess(status)
         guard status == CSR_OK else { return false }
         mutationCount += 1
-        slab.drainReleased()
+        drainReleased()
         settle([binding])
         return true
     }
@@ -192,7 +206,8 @@ public final class StateResolver {
         remove([binding]) { Self.expectSuccess(csr_remove_binding(table, binding.target.id, binding.keyPathID)) }
     }
 
-    /// Removes every value bound to any key path of `target`, writing defaults back.
+    /// Removes every value bound to any key path of `target`, writing defaults back in the
+    /// order ``apply(_:)`` writes.
     ///
     /// - Complexity: O(*k* log *n*) for the target's *k* key paths, plus the rules removed.
     public func removeValues(of target: AnyObject) {
@@ -203,7 +218,7 @@ public final class StateResolver {
         }
     }
 
-    /// Removes every bound value, writing defaults back.
+    /// Removes every bound value, writing defaults back in the order ``apply(_:)`` writes.
     ///
     /// - Complexity: O(*n* + *r*) in the bound pairs and rules.
     public func removeAllValues() {
@@ -219,7 +234,7 @@ public final class StateResolver {
         pending.detach()
         removeRules()
         mutationCount += 1
-        slab.drainReleased()
+        drainReleased()
         settle(removed)
     }
 
@@ -374,12 +389,34 @@ public final class StateResolver {
 
     private func target(for object: AnyObject) throws(ResolverError) -> BoundTarget {
         if let bound = existingTarget(object) { return bound }
-        guard nextTargetID < UInt32.max else { throw .tooManyTargets }
-        let bound = BoundTarget(object, id: nextTargetID)
-        nextTargetID += 1
+        let id: UInt32
+        if let free = freeTargetIDs.popLast() {
+            id = free
+        } else {
+            guard nextTargetID < UInt32.max else { throw .tooManyTargets }
+            id = nextTargetID
+            nextTargetID += 1
+        }
+        let bound = BoundTarget(object, id: id)
         targetIDs[bound.objectID] = bound.id
         targets[bound.id] = bound
+        bound.sweepIndex = sweepList.count
+        sweepList.append(bound)
         return bound
+    }
+
+    /// Checks up to `count` bound targets, in turn, and purges those that were deallocated:
+    /// every bind checks two and every eighth apply one, so a dead target's rules, defaults
+    /// and id go within a bounded amount of work however the program uses the resolver.
+    ///
+    /// - Complexity: O(`count`), plus the purges.
+    func sweepDeadTargets(_ count: Int) {
+        for _ in 0..<min(count, sweepList.count) {
+            if sweepCursor >= sweepList.count { sweepCursor = 0 }
+            let bound = sweepList[sweepCursor]
+            if bound.object == nil { purge(bound) } else { sweepCursor += 1 }  // a purge moves another here
+        }
+        // The purged values are released by the caller's drain, at its end (a bind's, an apply's).
     }
 
     /// The id of the property `keyPath` leads to from `target`: key paths from different root
@@ -424,9 +461,45 @@ public final class StateResolver {
     private func dropTarget(_ bound: BoundTarget) {
         targets[bound.id] = nil
         if targetIDs[bound.objectID] == bound.id { targetIDs[bound.objectID] = nil }
+        let last = sweepList.removeLast()
+        if last !== bound {
+            sweepList[bound.sweepIndex] = last
+            last.sweepIndex = bound.sweepIndex
+        }
+        freeTargetIDs.append(bound.id)
     }
 
-    private func cDescriptor(_ d: StateDescriptor, retainingPredicate: Bool) -> csr_descriptor {
+    /// The C descriptor of `d` for a new rule: a custom one gets its name's id (a new name a
+    /// new id) and a predicate box, counted as one of the name's rules until the table
+    /// releases it.
+    private func cDescriptor(forSetting d: StateDescriptor) -> csr_descriptor {
+        var c = Self.cDescriptor(d)
+        guard case .custom(let name) = d.mode, let predicate = d.predicate else { return c }
+        let id: UInt64
+        if let known = predicateIDs[name] {
+            id = known
+        } else {
+            lastPredicateID += 1
+            id = lastPredicateID
+            predicateIDs[name] = id
+        }
+        let box = PredicateBox(id: id, predicate)
+        predicates[id] = (name, box, (predicates[id]?.rules ?? 0) + 1)
+        c.predicate_id = id
+        c.predicate_context = Unmanaged.passRetained(box).toOpaque()
+        return c
+    }
+
+    /// The C descriptor of `d` to find an existing rule; nil for a custom name no rule uses.
+    private func existingCDescriptor(_ d: StateDescriptor) -> csr_descriptor? {
+        var c = Self.cDescriptor(d)
+        guard case .custom(let name) = d.mode else { return c }
+        guard let id = predicateIDs[name] else { return nil }
+        c.predicate_id = id
+        return c
+    }
+
+    private static func cDescriptor(_ d: StateDescriptor) -> csr_descriptor {
         var c = csr_descriptor(mode: CSR_EXACTLY, mask: UInt64(d.state.rawValue), priority: d.priority,
                                predicate: nil, predicate_context: nil, predicate_id: 0)
         switch d.mode {
@@ -435,18 +508,27 @@ public final class StateResolver {
         case .notContaining: c.mode = CSR_NOT_CONTAINING
         case .containingAny: c.mode = CSR_CONTAINING_ANY
         case .containingNone: c.mode = CSR_CONTAINING_NONE
-        case .custom(let name):
+        case .custom:
             c.mode = CSR_CUSTOM
             c.predicate = predicateTrampoline
-            let id = predicateIDs[name] ?? UInt64(predicateIDs.count + 1)
-            predicateIDs[name] = id
-            c.predicate_id = id
-            guard retainingPredicate, let predicate = d.predicate else { break }
-            let box = PredicateBox(predicate)
-            predicates[id] = (name, box)
-            c.predicate_context = Unmanaged.passRetained(box).toOpaque()
         }
         return c
+    }
+
+    /// Releases what the table let go of (values' and predicates' deinits run here, and may
+    /// call back), forgetting the custom names left without rules.
+    func drainReleased() {
+        guard slab.hasReleased else { return }
+        for id in slab.takeReleasedPredicateIDs() {
+            guard let entry = predicates[id] else { continue }
+            if entry.rules > 1 {
+                predicates[id]?.rules = entry.rules - 1
+            } else {
+                predicates[id] = nil
+                predicateIDs[entry.name] = nil
+            }
+        }
+        slab.drainReleased()
     }
 }
 
@@ -475,6 +557,8 @@ final class BoundTarget {
     let objectID: ObjectIdentifier
     let id: UInt32
     var keyPathIDs: Set<UInt32> = []
+    /// The record's place in the resolver's sweep list.
+    var sweepIndex = 0
 
     init(_ object: AnyObject, id: UInt32) {
         memory = object

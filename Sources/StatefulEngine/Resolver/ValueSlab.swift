@@ -70,8 +70,25 @@ final class ValueSlab {
     /// Values (and predicates) the table let go of, not yet released.
     @exclusivity(unchecked) private var released: [AnyObject] = []
 
+    /// The ids of the predicates released since the resolver last took them (see
+    /// ``StateResolver/drainReleased()``).
+    @exclusivity(unchecked) private(set) var releasedPredicateIDs: [UInt64] = []
+
     /// Holds a predicate the table let go of until ``drainReleased()``.
-    func release(_ predicate: PredicateBox) { released.append(predicate) }
+    func release(_ predicate: PredicateBox) {
+        released.append(predicate)
+        releasedPredicateIDs.append(predicate.id)
+    }
+
+    /// The ids of the predicates released since the last call.
+    func takeReleasedPredicateIDs() -> [UInt64] {
+        let ids = releasedPredicateIDs
+        releasedPredicateIDs = []
+        return ids
+    }
+
+    /// Whether anything waits for ``drainReleased()``.
+    var hasReleased: Bool { !released.isEmpty }
 
     /// Releases what the table let go of. Deinits run here and may call back into the resolver
     /// (what they release is released by the same loop).
@@ -101,6 +118,8 @@ final class ValueSlab {
 
 /// A custom predicate handed to C as context; the table holds one retain per rule.
 final class PredicateBox {
+    /// The id of the descriptor's name in its resolver.
+    let id: UInt64
     let predicate: @Sendable (ControlState) -> Bool
-    init(_ predicate: @escaping @Sendable (ControlState) -> Bool) { self.predicate = predicate }
+    init(id: UInt64, _ predicate: @escaping @Sendable (ControlState) -> Bool) { (self.id, self.predicate) = (id, predicate) }
 }
