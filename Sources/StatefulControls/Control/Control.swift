@@ -48,8 +48,12 @@ open class Control: View {
     let subscriptions = WeakTokens<StateSubscription>()
     @exclusivity(unchecked) var isNotifying = false
     @exclusivity(unchecked) var transitionDepth = 0
-    /// Whether the control waits in the propagation queue (see ``applyState()``).
+    /// The propagation queue (see ``applyState()``), whether the control waits in it, and how
+    /// often it was queued in the current drain (`propagationDrain`).
+    let propagation = Propagation.shared
     @exclusivity(unchecked) var isQueuedToApply = false
+    @exclusivity(unchecked) var propagationRounds = 0
+    @exclusivity(unchecked) var propagationDrain: UInt = 0
     var queuedEvents: [Event] = []
     var registrations: [ActionRegistration] = []
     var tracking = TrackingState()
@@ -143,18 +147,19 @@ open class Control: View {
     /// it, by the outermost apply, from a queue: a chain of dependencies of any length
     /// propagates without nesting calls, and a cycle is stopped with a diagnostic.
     func applyState() {
-        if resolver.isApplyingChanges { return applyOwnState() }  // finished by the running apply
-        let propagation = Control.propagation
-        if propagation.isWriting { return propagation.enqueue(self) }  // from another's setter
-        if propagation.isDraining { return applyOwnState() }  // e.g. from a subscription handler
+        if propagation.isDraining {  // a control's apply is running (isWriting implies isDraining)
+            if resolver.isApplyingChanges { return applyOwnState() }  // finished by the running apply
+            if propagation.isWriting { return propagation.enqueue(self) }  // from another's setter
+            return applyOwnState()  // e.g. from a subscription handler
+        }
         propagation.isDraining = true
-        defer { propagation.finishDraining() }
         applyOwnState()
-        while let next = propagation.dequeue() { next.applyOwnState() }
+        if propagation.hasQueued { propagation.applyQueued() }
+        propagation.finishDraining()
     }
 
-    private func applyOwnState() {
-        let propagation = Control.propagation
+    @inline(__always)
+    fileprivate func applyOwnState() {
         let wasWriting = propagation.isWriting
         propagation.isWriting = true
         do {
@@ -168,33 +173,33 @@ open class Control: View {
         guard !subscriptions.isEmpty, !resolver.isApplyingChanges else { return }
         notifySubscriptions()
     }
-
-    /// The controls waiting for their turn to apply (see ``applyState()``).
-    private static let propagation = Propagation()
 }
 
-/// The queue of controls whose state changed during another control's apply.
+/// The queue of controls whose state changed during another control's apply (one per
+/// process: controls live on the main actor).
 @MainActor
 final class Propagation {
+    static let shared = Propagation()
+
     /// Whether a control's apply is running: it runs the queue when done.
     @exclusivity(unchecked) var isDraining = false
     /// Whether a control's resolver is writing bound values: a control whose state changes
     /// now (a dependency) waits in the queue.
     @exclusivity(unchecked) var isWriting = false
-    @exclusivity(unchecked) private var queue: [Control] = []
+    @exclusivity(unchecked) private var queue: ContiguousArray<Control> = []
     @exclusivity(unchecked) private var head = 0
-    /// Applies per control in this drain, to stop a cycle.
-    @exclusivity(unchecked) private var rounds: [ObjectIdentifier: Int] = [:]
+    /// Numbers the drains, so that a control's count of applies in this one starts at 0.
+    @exclusivity(unchecked) private var drain: UInt = 0
 
     /// Queues `control` unless it is queued already; a control queued more than
     /// `StateResolver.maximumRounds` times in one drain is in a dependency cycle and is dropped
     /// with a diagnostic.
     func enqueue(_ control: Control) {
         if control.isQueuedToApply { return }
-        let count = rounds[ObjectIdentifier(control), default: 0] + 1
-        rounds[ObjectIdentifier(control)] = count
-        guard count <= StateResolver.maximumRounds else {
-            if count == StateResolver.maximumRounds + 1 {
+        if control.propagationDrain != drain { (control.propagationDrain, control.propagationRounds) = (drain, 0) }
+        control.propagationRounds += 1
+        guard control.propagationRounds <= StateResolver.maximumRounds else {
+            if control.propagationRounds == StateResolver.maximumRounds + 1 {
                 Control.diagnosticHandler(ControlDiagnostic(
                     "\(type(of: control)): applying the state did not settle: controls keep changing each other's state (a dependency cycle); stopped at [\(control.appliedState)]"))
             }
@@ -204,19 +209,24 @@ final class Propagation {
         queue.append(control)
     }
 
-    func dequeue() -> Control? {
-        guard head < queue.count else { return nil }
-        let control = queue[head]
-        head += 1
-        control.isQueuedToApply = false
-        return control
+    var hasQueued: Bool { !queue.isEmpty }
+
+    /// Applies the queued controls in order; those they change join the queue.
+    @inline(never)
+    func applyQueued() {
+        while head < queue.count {
+            let control = queue[head]
+            head += 1
+            control.isQueuedToApply = false
+            control.applyOwnState()
+        }
+        queue.removeAll(keepingCapacity: queue.count <= 1024)
+        head = 0
     }
 
     func finishDraining() {
         isDraining = false
-        queue.removeAll(keepingCapacity: queue.count <= 1024)
-        head = 0
-        if !rounds.isEmpty { rounds.removeAll() }
+        drain &+= 1
     }
 }
 

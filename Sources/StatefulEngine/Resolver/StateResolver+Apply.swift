@@ -28,13 +28,26 @@ extension StateResolver {
         requestedState = state
         guard !isApplying else { return 0 }
         isApplying = true
-        defer {
-            isApplying = false
-            if !retired.isEmpty { releaseRetired() }
-            drainReleased()
-        }
         applyCount &+= 1
         if applyCount & 7 == 0 { sweepDeadTargets(1) }
+        let writes: Int
+        do { writes = try applyRounds() } catch {
+            finishApplying()
+            throw error
+        }
+        finishApplying()
+        return writes
+    }
+
+    @inline(__always)
+    private func finishApplying() {
+        isApplying = false
+        if !retired.isEmpty || slab.hasReleased { releaseAfterApplying() }
+    }
+
+    /// Applies ``requestedState`` until setters stop changing it; returns the writes.
+    @inline(__always)
+    private func applyRounds() throws(ResolverError) -> Int {
         var writes = 0, rounds = 0
         while appliedState != requestedState {
             rounds += 1
@@ -59,12 +72,14 @@ extension StateResolver {
         return writes
     }
 
-    /// Releases the bindings removed during the apply; their deinits (user code, through their
-    /// default values) run after it, and may call back.
-    private func releaseRetired() {
+    /// Releases the bindings removed during the apply and the values and predicates the table
+    /// let go of; their deinits (user code) run after it, and may call back.
+    @inline(never)
+    private func releaseAfterApplying() {
         let bindings = retired
         retired = []
         withExtendedLifetime(bindings) {}
+        drainReleased()
     }
 
     private static func handle(_ value: csr_value) -> csr_value? { value == CSR_NO_VALUE ? nil : value }
