@@ -64,6 +64,7 @@ LSAN_SUPPRESSIONS := $(CURDIR)/Tests/lsan-suppressions.txt
 UBSAN_RUNTIME_DIR := $(dir $(shell $(CLANG) -print-file-name=libclang_rt.ubsan_standalone-x86_64.so 2>/dev/null))
 SECONDS ?= 60
 STRESS_OPERATIONS ?= 1000000
+SOAK_OPERATIONS ?= 2000000
 
 sanitize: deps ## The test suite under ASan+LSan, UBSan and TSan; the C checks under ASan+UBSan
 	@# The allocation-failure suite runs without leak detection: libJudy itself leaks when an
@@ -99,6 +100,10 @@ stress: deps ## A million random Control API operations against a model (release
 	STRESS_OPERATIONS=$(STRESS_OPERATIONS) $(SWIFT) test -c release -Xswiftc -enable-testing \
 	  --scratch-path .build-release-tests --filter StressTests
 
+soak: deps ## Two million mixed operations on one resolver (release): memory and time per operation stay flat
+	SOAK_OPERATIONS=$(SOAK_OPERATIONS) $(SWIFT) test -c release -Xswiftc -enable-testing \
+	  --scratch-path .build-release-tests --filter SoakTests
+
 demo-tty: deps ## Drive the interactive demo in a real terminal (tmux): keys, redraws, Ctrl-C restores the terminal
 	@command -v tmux >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq tmux; }
 	$(SWIFT) build --package-path $(DEMO) --product pincode-demo
@@ -107,7 +112,7 @@ demo-tty: deps ## Drive the interactive demo in a real terminal (tmux): keys, re
 clients: deps ## Throwaway client packages: the engine alone off the main thread; a client resolves no other package
 	SWIFT=$(SWIFT) Tests/Clients/check-clients.sh
 
-check: clients leakcheck fuzz stress demo-tty sanitize ## Everything beyond make test: clients, leaks, fuzzing, stress, the terminal demo, sanitizers
+check: clients leakcheck fuzz stress soak demo-tty sanitize ## Everything beyond make test: clients, leaks, fuzzing, stress, soak, the terminal demo, sanitizers
 
 # One archive per module with a catalog (Sources/<Module>/<Name>.docc), each converted from that
 # module's symbol graphs alone: DocC documents one module per archive, and given two modules' graphs

@@ -63,7 +63,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StressTests",
-            dependencies: ["StatefulControls", "SeededRandom"]
+            dependencies: ["StatefulControls", "StatefulEngine", "SeededRandom"]
         ),
     ],
     swiftLanguageModes: [.v6]
