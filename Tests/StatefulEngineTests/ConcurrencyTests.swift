@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import StatefulEngine
 
@@ -37,5 +38,54 @@ struct ConcurrencyTests {
             return try await group.reduce(into: Set<ControlState>()) { $0.insert($1) }
         }
         #expect(states.count == 1 && states.first!.isCustom)
+    }
+
+    /// Two threads, started together, each with a resolver of its own (binding, applying,
+    /// removing, over many states), both allocating the same custom state from the process-wide
+    /// allocator at once. `make sanitize` runs this under
+    /// TSan: any data race between the two resolvers (Judy, the C table, the slab) or in the
+    /// allocator is reported.
+    @Test func twoResolversOnTwoThreadsAndTheAllocatorFromBoth() throws {
+        final class Outcome: @unchecked Sendable {
+            var colors: [[String]] = [[], []]
+            var shared: [ControlState?] = [nil, nil]
+            var errors: [String] = []
+            let lock = NSLock()
+        }
+        let outcome = Outcome()
+        let start = DispatchSemaphore(value: 0), done = DispatchGroup()
+        for index in 0..<2 {
+            done.enter()
+            let thread = Thread {
+                start.wait()
+                do {
+                    // The name the task test allocates: the test process has eight application bits.
+                    let shared = try ControlState.allocate(named: "com.example.concurrent")
+                    let badge = Badge(), resolver = StateResolver()
+                    var seen: [String] = []
+                    for round in 0..<2_000 {
+                        try resolver.setValue("c\(round % 5)", for: \.color, of: badge,
+                                              when: .containing(ControlState(rawValue: UInt(round % 8) + 1)))
+                        try resolver.apply(ControlState(rawValue: UInt(round % 64)))
+                        if round % 7 == 0 { resolver.removeValues(for: \.color, of: badge) }
+                        if round % 500 == 499 { seen.append(badge.color) }
+                    }
+                    resolver.removeAllValues()
+                    seen.append(badge.color)
+                    outcome.lock.withLock { outcome.colors[index] = seen; outcome.shared[index] = shared }
+                } catch {
+                    outcome.lock.withLock { outcome.errors.append("\(error)") }
+                }
+                done.leave()
+            }
+            thread.start()
+        }
+        start.signal()
+        start.signal()
+        done.wait()
+        #expect(outcome.errors.isEmpty)
+        // Both threads ran the same script on resolvers of their own: the same colours.
+        #expect(outcome.colors[0] == outcome.colors[1] && outcome.colors[0].last == "black")
+        #expect(outcome.shared[0] != nil && outcome.shared[0] == outcome.shared[1])
     }
 }
