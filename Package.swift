@@ -59,7 +59,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StatefulControlsTests",
-            dependencies: ["StatefulControls"]
+            dependencies: ["StatefulControls", "CJudyFaultInjection"]
         ),
         .testTarget(
             name: "StressTests",

@@ -1,3 +1,4 @@
+import CJudyFaultInjection
 import Foundation
 import Testing
 import StatefulControls
@@ -28,6 +29,24 @@ struct MisuseTests {
             }
         }
         #expect(Self.stderr(result).contains("Control.register: state [com.example.misuse.twice] for focus is already registered on this control for selection; register each state once per control"))
+    }
+
+    /// Not a misuse, but the same documented outcome: `Control.setValue` cannot throw, so a
+    /// resolver out of memory stops the program with a message, as Swift stops on a failed
+    /// allocation (`StateResolver.setValue` throws it instead). A factor change never runs out:
+    /// a diff without memory is computed pair by pair.
+    @Test func aControlOutOfMemoryStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await MainActor.run {
+                let control = Control(), label = Label()
+                control.setValue("selected", for: \.text, of: label, when: .containing(.selected))
+                fault_injection_arm(0, true)
+                control.isSelected = true
+                guard label.text == "selected" else { return }  // the test fails: the process exits normally
+                control.setValue("focused", for: \.text, of: label, when: .containing(.focused))
+            }
+        }
+        #expect(Self.stderr(result).contains("Control.setValue(_:for:of:when:): the state resolver ran out of memory; the rule table is unchanged"))
     }
 
     @Test func registeringAnEmptyState() async {

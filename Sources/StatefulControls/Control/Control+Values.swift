@@ -1,7 +1,7 @@
 extension Control {
     /// Binds `value` to `keyPath` of `target` for the states `descriptor` matches.
     ///
-    /// The target is held weakly. The first value bound to a (target, key path) captures the
+    /// The target is not kept alive (its rules go once it is deallocated). The first value bound to a (target, key path) captures the
     /// key path's current value as its default, written whenever no rule matches. A value that
     /// wins for the applied state is written at once. With the same descriptor identity
     /// (mode, state, priority, name) the value replaces the earlier one and counts as set most

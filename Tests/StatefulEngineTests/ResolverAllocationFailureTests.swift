@@ -1,0 +1,123 @@
+import CJudyFaultInjection
+import Testing
+@testable import StatefulEngine
+
+/// Allocation failure through the Swift layer: every heap allocation of the C table and of Judy
+/// goes through `JudyMalloc`, and a scripted workload of binds, applies and removals runs with
+/// it failing at every index in turn (once, or from that index on). A bind that fails throws
+/// ``ResolverError/outOfMemory`` and changes nothing; an apply and a removal never fail (a diff
+/// without memory is computed pair by pair); after every call each bound property holds what the
+/// rules say for the applied state; nothing leaks once the resolver goes.
+///
+/// (`make sanitize` runs the suites named `…AllocationFailureTests` without leak detection:
+/// libJudy itself leaks up to two nodes when an allocation fails mid-insert; the C suite
+/// counts those exactly.)
+@Suite("StateResolver: allocation failures")
+struct ResolverAllocationFailureTests {
+    final class Target {
+        var number = 0
+        var text = ""
+    }
+
+    /// The rules the workload bound, most recent last, and what they say.
+    struct Model {
+        var rules: [Int: [(descriptor: StateDescriptor, value: Int)]] = [:]
+        var texts: [Int: [(descriptor: StateDescriptor, value: String)]] = [:]
+
+        static func winner<Value>(_ rules: [(descriptor: StateDescriptor, value: Value)]?, in state: ControlState) -> Value? {
+            // Highest priority wins; between equal priorities the one set last.
+            rules?.enumerated().filter { $0.element.descriptor.matches(state) }
+                .max { ($0.element.descriptor.priority, $0.offset) < ($1.element.descriptor.priority, $1.offset) }?
+                .element.value
+        }
+
+        static func set<Value>(_ rules: inout [(descriptor: StateDescriptor, value: Value)], _ d: StateDescriptor, _ value: Value) {
+            rules.removeAll { $0.descriptor == d }
+            rules.append((d, value))
+        }
+    }
+
+    static let states: [ControlState] = [.normal, .selected, [.selected, .highlighted], .disabled, [.focused, .disabled]]
+
+    /// Whether `bind` bound; false when it threw out of memory (any other error is rethrown).
+    static func bound(_ bind: () throws(ResolverError) -> Void) throws(ResolverError) -> Bool {
+        do { try bind() } catch {
+            guard case .outOfMemory = error else { throw error }
+            return false
+        }
+        return true
+    }
+
+    /// Runs the workload, checking the invariant after every call.
+    static func workload(_ resolver: StateResolver, _ targets: [Target], _ model: inout Model) throws {
+        func check(_ model: Model) throws {
+            for (index, target) in targets.enumerated() {
+                let number = Model.winner(model.rules[index], in: resolver.appliedState) ?? 0
+                let text = Model.winner(model.texts[index], in: resolver.appliedState) ?? ""
+                try #require(target.number == number && target.text == text, "target \(index) in [\(resolver.appliedState)]")
+                for state in states where model.rules[index] != nil {
+                    try #require(resolver.value(for: \.number, of: target, in: state) == (Model.winner(model.rules[index], in: state) ?? 0))
+                }
+            }
+        }
+        for i in 0..<24 {
+            let index = i % targets.count
+            let mask: ControlState = [.selected, .highlighted, .disabled, .focused, [.selected, .highlighted], []][i % 6]
+            let descriptor = StateDescriptor.containing(mask, priority: Int32(i % 3) * 500)
+            // A bind that throws out of memory changed nothing: checked below.
+            if try bound({ () throws(ResolverError) in try resolver.setValue(100 + i, for: \.number, of: targets[index], when: descriptor) }) {
+                Model.set(&model.rules[index, default: []], descriptor, 100 + i)
+            }
+            let custom = StateDescriptor.custom("rule \(i % 4)", priority: 700) { $0.contains(.selected) }
+            if try bound({ () throws(ResolverError) in try resolver.setValue("t\(i)", for: \.text, of: targets[(index + 1) % targets.count], when: custom) }) {
+                Model.set(&model.texts[(index + 1) % targets.count, default: []], custom, "t\(i)")
+            }
+            try check(model)
+            if i % 3 == 2 {
+                try resolver.apply(states[i % states.count])  // never fails for lack of memory
+                try check(model)
+            }
+        }
+        if resolver.removeValue(for: \.number, of: targets[1], when: .containing(.highlighted, priority: 0)) {
+            model.rules[1]?.removeAll { $0.descriptor == .containing(.highlighted, priority: 0) }
+        }
+        resolver.removeValues(of: targets[2])
+        model.rules[2] = nil
+        model.texts[2] = nil
+        try check(model)
+        try resolver.apply(.selected)
+        try check(model)
+    }
+
+    @Test(arguments: [false, true])
+    func everyAllocationOfAScriptedWorkloadCanFail(persistent: Bool) throws {
+        var failures = 0
+        for index in 0..<20_000 {
+            let ours = fault_injection_live_other_blocks()
+            var fired = false
+            do {
+                let resolver = StateResolver()
+                let targets = (0..<4).map { _ in Target() }
+                var model = Model()
+                fault_injection_arm(index, persistent)
+                defer { fault_injection_disarm() }
+                try Self.workload(resolver, targets, &model)
+                fired = fault_injection_fired()
+                fault_injection_disarm()
+                // With memory back, the resolver agrees with the model and empties completely.
+                for state in Self.states {
+                    try resolver.apply(state)
+                    for (i, target) in targets.enumerated() {
+                        try #require(target.number == (Model.winner(model.rules[i], in: state) ?? 0), "failure at \(index)")
+                    }
+                }
+                resolver.removeAllValues()
+                try #require(resolver.ruleCount == 0 && targets.allSatisfy { $0.number == 0 && $0.text == "" })
+            }
+            try #require(fault_injection_live_other_blocks() == ours, "the table leaked after failing allocation \(index)")
+            if !fired { break }
+            failures += 1
+        }
+        #expect(failures > 50, "the workload should allocate many times")
+    }
+}
