@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The error thrown when a custom state cannot be allocated: every bit of its range is taken.
 ///
 /// A correct program can meet it (other libraries in the process may have taken the bits), so
@@ -19,7 +17,7 @@ public struct CustomStateError: Error, Hashable, Sendable, CustomStringConvertib
 /// The names of custom states, process-wide: the application range's allocated by name, and
 /// the reserved range's fixed by the framework.
 final class CustomStateNames: Sendable {
-    private let names = Mutex<[ControlState: String]>([:])
+    private let names = Locked<[ControlState: String]>([:])
 
     /// The process-wide registry behind ``ControlState/allocate(named:)``.
     static let shared = CustomStateNames()
