@@ -201,6 +201,22 @@ struct StateResolverTests {
         #expect(resolver.nextTargetID < 300)
     }
 
+    /// Binding and unbinding new objects over and over takes no new ids: a target's id is
+    /// reused once its rules are gone (before, 2^32 − 2 cycles exhausted them).
+    @Test func bindUnbindCyclesReuseTargetIDs() throws {
+        let resolver = StateResolver()
+        let kept = Recorder()
+        try resolver.setValue("k", for: \.title, of: kept, when: .containing(.selected))
+        for cycle in 0..<10_000 {
+            let target = Recorder()
+            try resolver.setValue("\(cycle)", for: \.title, of: target, when: .containing(.selected))
+            if cycle % 2 == 0 { resolver.removeValues(of: target) } else { resolver.removeAllValues(); try resolver.setValue("k", for: \.title, of: kept, when: .containing(.selected)) }
+        }
+        #expect(resolver.nextTargetID <= 3)
+        try resolver.apply(.selected)
+        #expect(kept.title == "k" && resolver.ruleCount == 1)
+    }
+
     /// A custom descriptor's name is forgotten with its last rule; removing by a name no rule
     /// uses neither finds nor remembers it.
     @Test func customNamesAreForgottenWithTheirLastRule() throws {
