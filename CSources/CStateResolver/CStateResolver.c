@@ -765,7 +765,8 @@ static csr_status reserve_slot(csr_table *t, uint32_t *slot) {
         /* Both arrays are allocated before either is replaced. */
         uint32_t old = t->slot_capacity, capacity = doubled(old, 8, UINT32_MAX);
         binding **slots = allocate(array_bytes(0, capacity, sizeof(binding *)), &t->rule_words);
-        uint32_t *free_slots = allocate(array_bytes(0, capacity, sizeof(uint32_t)), &t->rule_words);
+        uint32_t *free_slots = slots == NULL ? NULL :
+            allocate(array_bytes(0, capacity, sizeof(uint32_t)), &t->rule_words);
         if (slots == NULL || free_slots == NULL) {
             deallocate(slots, capacity * sizeof(binding *), &t->rule_words);
             deallocate(free_slots, capacity * sizeof(uint32_t), &t->rule_words);
@@ -867,6 +868,17 @@ static csr_status delete_binding(csr_table *t, Word_t key, binding *b) {
     return CSR_OK;
 }
 
+/* Room for one more rule in `b` (NULL: a binding to create): when it is full, a bigger array in
+ * `*rules`, of `*capacity` rules, for the caller to swap in. */
+static csr_status reserve_rule(csr_table *t, const binding *b, rule **rules, uint32_t *capacity) {
+    if (b != NULL && b->count < b->capacity) return CSR_OK;
+    uint32_t old = b != NULL ? b->capacity : 0;
+    *capacity = doubled(old, 1, UINT32_MAX);
+    if (*capacity == old) return CSR_ERR_NOMEM; /* 2^32 - 1 rules */
+    *rules = allocate(array_bytes(0, *capacity, sizeof(rule)), &t->rule_words);
+    return *rules == NULL ? CSR_ERR_NOMEM : CSR_OK;
+}
+
 static csr_status set_rule(csr_table *t, uint32_t target, uint32_t key_path,
                            const csr_descriptor *d, csr_value value) {
     Word_t key = binding_key(target, key_path);
@@ -883,13 +895,7 @@ static csr_status set_rule(csr_table *t, uint32_t target, uint32_t key_path,
     }
     rule *rules = NULL;
     uint32_t capacity = 0;
-    if (found < 0 && (b == NULL || b->count == b->capacity)) {
-        uint32_t old = b != NULL ? b->capacity : 0;
-        capacity = doubled(old, 1, UINT32_MAX);
-        if (capacity == old) return CSR_ERR_NOMEM; /* 2^32 - 1 rules */
-        rules = allocate(array_bytes(0, capacity, sizeof(rule)), &t->rule_words);
-        if (rules == NULL) return CSR_ERR_NOMEM;
-    }
+    if (found < 0 && reserve_rule(t, b, &rules, &capacity) != CSR_OK) return CSR_ERR_NOMEM;
     if (b == NULL) {
         status = new_binding(t, key, &b);
         if (status != CSR_OK) {
