@@ -270,12 +270,11 @@ static bool rule_matches(const csr_table *t, const rule *r, uint64_t s) {
     case CSR_NOT_CONTAINING: return (s & m) != m;
     case CSR_CONTAINING_ANY: return (s & m) != 0;
     case CSR_CONTAINING_NONE: return (s & m) == 0;
-    case CSR_CUSTOM: {
+    default: { /* CSR_CUSTOM: csr_set admits no other mode */
         const predicate *p = &t->preds[r->predicate];
         return p->fn(s, p->context);
     }
     }
-    return false;
 }
 
 static csr_value compute_value(const csr_table *t, const binding *b, uint64_t state) {

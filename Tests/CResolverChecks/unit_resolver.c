@@ -238,6 +238,32 @@ static void test_budgets(void) {
     csr_table_destroy(t);
 }
 
+/* More diffs than `recent_diffs` holds: the others come from the index, still current. */
+static void test_diffs_from_the_index(void) {
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    csr_descriptor d = plain(CSR_CONTAINING, 1, 0);
+    CHECK(csr_set(t, 3, 4, &d, 9) == CSR_OK);
+    for (int round = 0; round < 2; round++)
+        for (uint64_t s = 0; s < 300; s++) {
+            const csr_change *changes;
+            size_t count;
+            CHECK(csr_diff(t, s, s + 1, &changes, &count) == CSR_OK && count == 1);
+            CHECK(changes[0].target == 3 && changes[0].key_path == 4 && changes[0].slot == 0);
+            CHECK(changes[0].new_value == (s & 1 ? CSR_NO_VALUE : 9));
+        }
+    csr_stats s;
+    csr_get_stats(t, &s);
+    CHECK(s.cached_diffs == 300 && s.evictions == 0);
+    size_t count;
+    csr_candidate candidate;
+    CHECK(csr_explain(t, 3, 4, 0, NULL, 1, &count) == CSR_ERR_INVALID);
+    CHECK(csr_explain(t, 3, 4, 0, &candidate, 1, NULL) == CSR_ERR_INVALID);
+    CHECK(csr_explain(NULL, 3, 4, 0, &candidate, 1, &count) == CSR_ERR_INVALID);
+    CHECK(csr_explain(t, 3, 4, 1, &candidate, 1, &count) == CSR_OK && count == 1 && candidate.matched);
+    csr_table_destroy(t);
+}
+
 static csr_table *reentered;
 static int refusals;
 static void reentering_release(csr_value value, void *predicate_context, void *context) {
@@ -273,6 +299,7 @@ int main(void) {
     test_version_clock_wraps();
     test_budgets();
     test_reentry();
+    test_diffs_from_the_index();
     test_cache_proportional();
     test_million_states();
     printf("unit checks: %s\n", failures ? "FAILED" : "all passed");
