@@ -25,7 +25,9 @@
  * state     A state cache holds one entry (value, binding version) per slot resolved, in a
  *           two-level page table: root[slot >> 12] -> a 64-pointer middle table -> a page of 64
  *           entries. The root grows to the highest middle table touched (8 bytes per 4,096
- *           slots); middle tables (512 B) and pages (520 B) are allocated on first touch. So a
+ *           slots); middle tables (512 B) and pages (520 B) are allocated on first touch, and
+ *           read-only placeholders (NO_MID, NO_PAGE) stand for those not there yet, so that the
+ *           warm path checks no pointer for NULL: a bound and a generation only. So a
  *           state costs what it holds: about 1.1 KB for one resolved binding whatever the
  *           table's size, 8.2 B per binding when it has resolved them all.
  * diffs     A diff list holds the changes from one state to another, stamped with the epoch it
@@ -132,9 +134,19 @@ typedef struct page {
 
 typedef struct state_cache {
     item item;
-    page ***root; /* root_count middle tables, NULL until touched */
+    page ***root; /* root_count middle tables, NO_MID until touched */
     uint32_t root_count;
 } state_cache;
+
+/* Placeholders that keep NULL checks off the warm path, never written: a page not allocated yet
+ * is NO_PAGE, whose generation no table reaches, and a middle table not allocated yet is NO_MID,
+ * whose pages are all NO_PAGE. */
+static const page no_page = {.generation = UINT64_MAX};
+#define NO_PAGE ((page *)&no_page)
+#define NO_PAGES_8 NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE
+static page *const no_mid[MID_ENTRIES] = {NO_PAGES_8, NO_PAGES_8, NO_PAGES_8, NO_PAGES_8,
+                                          NO_PAGES_8, NO_PAGES_8, NO_PAGES_8, NO_PAGES_8};
+#define NO_MID ((page **)no_mid)
 
 typedef struct diff_list {
     item item;
@@ -376,8 +388,9 @@ static unsigned recent_diff_slot(uint64_t from, uint64_t to) {
 static void free_pages(csr_table *t, state_cache *cache) {
     for (uint32_t r = 0; r < cache->root_count; r++) {
         page **mid = cache->root[r];
-        if (mid == NULL) continue;
-        for (uint32_t i = 0; i < MID_ENTRIES; i++) deallocate(mid[i], sizeof(page), &t->cache_words);
+        if (mid == NO_MID) continue;
+        for (uint32_t i = 0; i < MID_ENTRIES; i++)
+            if (mid[i] != NO_PAGE) deallocate(mid[i], sizeof(page), &t->cache_words);
         deallocate(mid, MID_BYTES, &t->cache_words);
     }
     deallocate(cache->root, cache->root_count * sizeof(page **), &t->cache_words);
@@ -524,9 +537,9 @@ static state_cache *cache_for(csr_table *t, uint64_t state) {
 static inline const entry *warm_entry(const csr_table *t, const state_cache *cache,
                                       uint32_t slot) {
     uint32_t r = slot >> ROOT_SHIFT;
-    if (r >= cache->root_count || cache->root[r] == NULL) return NULL;
+    if (r >= cache->root_count) return NULL;
     const page *p = cache->root[r][(slot >> PAGE_SHIFT) & (MID_ENTRIES - 1)];
-    if (p == NULL || p->generation != t->generation) return NULL;
+    if (p->generation != t->generation) return NULL; /* NO_PAGE too */
     return &p->entries[slot & (PAGE_ENTRIES - 1)];
 }
 
@@ -538,20 +551,19 @@ static entry *entry_for(csr_table *t, state_cache *cache, uint32_t slot) {
         size_t bytes = array_bytes(0, (size_t)r + 1, sizeof(page **));
         page ***root = cache_allocate(t, bytes);
         if (root == NULL) return NULL;
-        memset(root, 0, bytes);
-        if (cache->root_count > 0) memcpy(root, cache->root, cache->root_count * sizeof(page **));
+        for (uint32_t i = 0; i <= r; i++) root[i] = i < cache->root_count ? cache->root[i] : NO_MID;
         deallocate(cache->root, cache->root_count * sizeof(page **), &t->cache_words);
         cache->root = root;
         cache->root_count = r + 1;
     }
-    if (cache->root[r] == NULL) {
+    if (cache->root[r] == NO_MID) {
         page **mid = cache_allocate(t, MID_BYTES);
         if (mid == NULL) return NULL;
-        memset(mid, 0, MID_BYTES);
+        for (uint32_t i = 0; i < MID_ENTRIES; i++) mid[i] = NO_PAGE;
         cache->root[r] = mid;
     }
     page **at = &cache->root[r][(slot >> PAGE_SHIFT) & (MID_ENTRIES - 1)];
-    if (*at == NULL) {
+    if (*at == NO_PAGE) {
         page *p = cache_allocate(t, sizeof(page));
         if (p == NULL) return NULL;
         p->generation = t->generation - 1; /* zeroed below */
