@@ -60,7 +60,10 @@
  * otherwise). Before a cache allocation, make_room evicts with CLOCK: the hand skips (and
  * clears) items whose `referenced` bit is set, which every use sets (one store on the warm
  * path), and evicts the first item without it; the one or two state caches the current call
- * is working with are pinned. When there is no room even so, the call computes without caching.
+ * is working with are pinned, and so is the diff list csr_diff returned last (`kept`): the caller
+ * may read it while it resolves (an apply whose setters resolve), so only csr_diff, a mutation,
+ * csr_clear_cache, csr_release_cache and csr_set_cache_budget may free it (the contract of
+ * csr_diff). When there is no room even so, the call computes without caching.
  * The result of a csr_diff that could not be cached is held outside the budget, in `scratch`,
  * until the next call.
  *
@@ -184,6 +187,7 @@ struct csr_table {
     size_t evictions;
     item *hand;           /* the CLOCK hand: the next item to consider; NULL when no items */
     item *pinned[2];      /* state caches the current call works with: never evicted */
+    item *kept;           /* the diff list csr_diff returned last, if cached: never evicted */
     diff_list *scratch;   /* an uncached diff result, freed at the next call that may change it */
     struct {
         uint64_t state;
@@ -401,6 +405,7 @@ static void free_item(csr_table *t, item *it) {
     index_remove(t, it);
     ring_unlink(t, it);
     t->item_count--;
+    if (it == t->kept) t->kept = NULL;
     if (it->kind == ITEM_STATE) {
         state_cache *cache = (state_cache *)it;
         unsigned set = recent_slot(it->key) & ~1u;
@@ -423,7 +428,7 @@ static bool evict_one(csr_table *t) {
     for (size_t steps = 2 * t->item_count + 2; steps > 0 && t->hand != NULL; steps--) {
         item *it = t->hand;
         t->hand = it->next;
-        if (it == t->pinned[0] || it == t->pinned[1]) continue;
+        if (it == t->pinned[0] || it == t->pinned[1] || it == t->kept) continue;
         if (it->referenced) {
             it->referenced = false;
             continue;
@@ -1207,6 +1212,7 @@ csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change *
     if (t == NULL || changes == NULL || count == NULL) return CSR_ERR_INVALID;
     if (t->busy) return CSR_ERR_REENTRANT;
     free_scratch(t);
+    t->kept = NULL;
     unsigned recent = recent_diff_slot(from, to);
     diff_list *list = t->recent_diffs[recent].list;
     if (list == NULL || t->recent_diffs[recent].from != from || t->recent_diffs[recent].to != to ||
@@ -1217,6 +1223,7 @@ csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change *
         if (status != CSR_OK) return status;
     }
     list->item.referenced = true;
+    if (list != t->scratch) t->kept = &list->item;
     *changes = list->changes;
     *count = list->count;
     return CSR_OK;

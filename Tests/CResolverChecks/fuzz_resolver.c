@@ -244,6 +244,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             size_t count;
             if (csr_diff(table, states[a % 16], states[b % 16], &changes, &count) != CSR_OK) fail("csr_diff");
             slack = (64 + count * sizeof(csr_change) + 7) / 8 * 8; /* whole words */
+            /* The changes stay in place while the caller resolves, whatever it evicts. */
+            csr_change copy[REF_BINDINGS];
+            memcpy(copy, changes, count * sizeof(csr_change));
+            for (uint32_t i = 0; i < 16; i++) {
+                csr_value value;
+                csr_status resolved = csr_resolve(table, (a + i) % REF_TARGETS, i % REF_KEY_PATHS, states[i] ^ b, &value);
+                if (resolved != CSR_OK && resolved != CSR_NO_MATCH) fail("csr_resolve failed");
+            }
+            if (memcmp(copy, changes, count * sizeof(csr_change)) != 0) fail("resolving changed a returned diff");
             break;
         }
         }
