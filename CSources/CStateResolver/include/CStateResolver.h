@@ -144,7 +144,7 @@ typedef struct csr_stats {
 } csr_stats;
 
 /// The cache budget of a new table: 16 MiB. A state that has resolved every binding of a table
-/// costs about 8.2 bytes per binding, and a diff 24 bytes per changed pair: 16 MiB keeps ~200
+/// costs about 8.3 bytes per binding, and a diff 24 bytes per changed pair: 16 MiB keeps ~200
 /// fully resolved states of a 10,000-binding table (or ~15,000 states of a one-binding table)
 /// with their diffs, far more than the states one control visits, while a stream of
 /// ever-new states (1M states of one binding took 1 GB before there was a budget) stays
@@ -190,7 +190,8 @@ csr_status csr_resolve(csr_table *table, uint32_t target, uint32_t key_path, uin
 csr_status csr_slot(const csr_table *table, uint32_t target, uint32_t key_path, uint32_t *slot);
 
 /// `csr_resolve` for the pair holding `slot`, without the pair lookup: a state resolved before
-/// costs one cache probe and an array read. CSR_ERR_INVALID when no pair holds `slot`.
+/// costs one cache probe and three array reads (its page table). CSR_ERR_INVALID when no pair
+/// holds `slot`.
 csr_status csr_resolve_slot(csr_table *table, uint32_t slot, uint64_t state, csr_value *value);
 
 /// Lists the rules of (target, key_path) in resolution order (priority descending, then most
@@ -201,8 +202,8 @@ csr_status csr_explain(csr_table *table, uint32_t target, uint32_t key_path, uin
 
 /// The pairs whose resolved value differs between `from` and `to`, in ascending
 /// (target, key_path) order. `*changes` points into the table and stays valid until the next
-/// csr_diff, mutation, csr_clear_cache, csr_release_cache or csr_set_cache_budget call on the
-/// table: resolving (which may evict other caches), csr_slot, csr_explain and csr_get_stats
+/// csr_diff, mutation (csr_set, csr_remove*), csr_clear_cache, csr_release_cache or
+/// csr_set_cache_budget call on the table: resolving (which may evict other caches), csr_slot, csr_explain and csr_get_stats
 /// leave it in place. A pair of states diffed before (and not evicted since) costs one probe.
 csr_status csr_diff(csr_table *table, uint64_t from, uint64_t to, const csr_change **changes,
                     size_t *count);
@@ -218,7 +219,7 @@ void csr_release_cache(csr_table *table);
 /// for a new table), evicting the least recently used states and diffs (CLOCK) at once if they
 /// hold more. When a new cache would exceed the budget, others are evicted first; when even
 /// that leaves no room the call computes without caching. 0 disables caching. Results never
-/// depend on the budget, only the speed of calls.
+/// depend on the budget, only the speed of calls. CSR_ERR_INVALID for a NULL table.
 csr_status csr_set_cache_budget(csr_table *table, size_t bytes);
 
 /// Fills `*stats`. O(1). The one call a callback may make on its table.
