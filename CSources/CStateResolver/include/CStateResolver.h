@@ -203,8 +203,9 @@ csr_status csr_explain(csr_table *table, uint32_t target, uint32_t key_path, uin
 /// The pairs whose resolved value differs between `from` and `to`, in ascending
 /// (target, key_path) order. `*changes` points into the table and stays valid until the next
 /// csr_diff, mutation (csr_set, csr_remove*), csr_clear_cache, csr_release_cache or
-/// csr_set_cache_budget call on the table: resolving (which may evict other caches), csr_slot, csr_explain and csr_get_stats
-/// leave it in place. A pair of states diffed before (and not evicted since) costs one probe.
+/// csr_set_cache_budget call on the table: resolving (which may evict other caches), csr_slot,
+/// csr_explain and csr_get_stats leave it in place. A pair of states diffed before (and not
+/// evicted since) costs one probe.
 csr_status csr_diff(csr_table *table, uint64_t from, uint64_t to, const csr_change **changes,
                     size_t *count);
 
