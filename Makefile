@@ -153,7 +153,7 @@ demo-tty: deps ## Drive the interactive demo in a real terminal (tmux): keys, re
 clients: deps ## Throwaway client packages: the engine alone off the main thread; a client resolves no other package
 	SWIFT=$(SWIFT) Tests/Clients/check-clients.sh
 
-check: clients leakcheck fuzz c-checks coverage stress demo-tty sanitize ## Everything beyond make test: clients, leaks, fuzzing, stress, the terminal demo, sanitizers
+check: clients leakcheck fuzz c-checks coverage stress demo-tty sanitize ## Everything beyond make test: clients, leaks, fuzzing, C checks and coverage, stress, the terminal demo, sanitizers
 
 # One archive per module with a catalog (Sources/<Module>/<Name>.docc), each converted from that
 # module's symbol graphs alone: DocC documents one module per archive, and given two modules' graphs
