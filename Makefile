@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 JUDY_HEADER := /usr/include/Judy.h
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo demo-tty bench bench-ir sanitize leakcheck fuzz stress clients check docs clean
+.PHONY: help deps build test demo demo-tty bench bench-ir sanitize leakcheck fuzz c-checks coverage stress clients check docs clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -96,6 +96,52 @@ fuzz: deps ## Fuzz the C resolver against the reference model for SECONDS (defau
 	$(CHECKS)/fuzz-resolver -max_total_time=$(SECONDS) -print_final_stats=1 \
 	  -artifact_prefix=$(CHECKS)/ .build/fuzz-corpus
 
+C_UNIT := Tests/CResolverChecks/unit_resolver.c
+C_FAULT := $(RESOLVER_C) Tests/CResolverChecks/fault_driver.c Tests/CJudyFaultInjection/CJudyFaultInjection.c
+FAULT_FLAGS := -I Tests/CJudyFaultInjection/include
+
+c-checks: deps ## The C unit checks (sizes, budget, 1M states) and the allocation-failure driver, under ASan+UBSan
+	@mkdir -p $(CHECKS)
+	$(CLANG) $(CHECK_FLAGS) -g -O1 -Wall -Wextra -fsanitize=address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld \
+	  $(C_UNIT) -lJudy -o $(CHECKS)/unit-resolver-asan
+	$(CHECKS)/unit-resolver-asan
+	$(CLANG) $(CHECK_FLAGS) $(FAULT_FLAGS) -g -O1 -Wall -Wextra -fsanitize=address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld \
+	  $(C_FAULT) -lJudy -o $(CHECKS)/fault-driver-asan
+	@# No leak detection: libJudy leaks when an allocation fails mid-insert; the driver counts leaks itself.
+	ASAN_OPTIONS=detect_leaks=0 $(CHECKS)/fault-driver-asan
+
+LLVM_PROFDATA ?= $(shell [ -x /opt/swift/usr/bin/llvm-profdata ] && echo /opt/swift/usr/bin/llvm-profdata || command -v llvm-profdata)
+LLVM_COV ?= $(shell [ -x /opt/swift/usr/bin/llvm-cov ] && echo /opt/swift/usr/bin/llvm-cov || command -v llvm-cov)
+COVERAGE := .build/coverage
+COVERAGE_FLAGS := -g -O0 -fprofile-instr-generate -fcoverage-mapping
+COVERAGE_MIN ?= 95
+FUZZ_RUNS ?= 30000
+
+coverage: deps ## Line coverage of CStateResolver.c by the fuzz corpus, the C drivers and the allocation-failure driver; fails below 95 %
+	@rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)/profiles .build/fuzz-corpus
+	$(CLANG) $(CHECK_FLAGS) $(COVERAGE_FLAGS) -fsanitize=fuzzer -fuse-ld=lld $(RESOLVER_C) Tests/CResolverChecks/fuzz_resolver.c -lJudy -o $(COVERAGE)/fuzz-resolver
+	$(CLANG) $(CHECK_FLAGS) $(COVERAGE_FLAGS) $(RESOLVER_C) Tests/CResolverChecks/leak_driver.c -lJudy -o $(COVERAGE)/leak-driver
+	$(CLANG) $(CHECK_FLAGS) $(COVERAGE_FLAGS) $(C_UNIT) -lJudy -o $(COVERAGE)/unit-resolver
+	$(CLANG) $(CHECK_FLAGS) $(FAULT_FLAGS) $(COVERAGE_FLAGS) $(C_FAULT) -lJudy -o $(COVERAGE)/fault-driver
+	@# The corpus (make fuzz), the regressions, then a fixed number of fresh runs from a fixed seed.
+	LLVM_PROFILE_FILE=$(COVERAGE)/profiles/fuzz-corpus.profraw $(COVERAGE)/fuzz-resolver -runs=0 .build/fuzz-corpus Tests/CResolverChecks/regressions
+	@mkdir -p $(COVERAGE)/corpus
+	LLVM_PROFILE_FILE=$(COVERAGE)/profiles/fuzz-runs.profraw $(COVERAGE)/fuzz-resolver -runs=$(FUZZ_RUNS) -seed=1 \
+	  $(COVERAGE)/corpus Tests/CResolverChecks/regressions > $(COVERAGE)/fuzz-runs.log 2>&1 || { tail -40 $(COVERAGE)/fuzz-runs.log; exit 1; }
+	LLVM_PROFILE_FILE=$(COVERAGE)/profiles/leak.profraw $(COVERAGE)/leak-driver
+	LLVM_PROFILE_FILE=$(COVERAGE)/profiles/unit.profraw $(COVERAGE)/unit-resolver
+	LLVM_PROFILE_FILE=$(COVERAGE)/profiles/fault.profraw $(COVERAGE)/fault-driver
+	$(LLVM_PROFDATA) merge -sparse $(COVERAGE)/profiles/*.profraw -o $(COVERAGE)/resolver.profdata
+	$(LLVM_COV) report $(COVERAGE)/fuzz-resolver -object $(COVERAGE)/leak-driver -object $(COVERAGE)/unit-resolver \
+	  -object $(COVERAGE)/fault-driver -instr-profile=$(COVERAGE)/resolver.profdata \
+	  CSources/CStateResolver/CStateResolver.c | tee $(COVERAGE)/report.txt
+	$(LLVM_COV) show $(COVERAGE)/fuzz-resolver -object $(COVERAGE)/leak-driver -object $(COVERAGE)/unit-resolver \
+	  -object $(COVERAGE)/fault-driver -instr-profile=$(COVERAGE)/resolver.profdata \
+	  CSources/CStateResolver/CStateResolver.c > $(COVERAGE)/CStateResolver.c.txt
+	@awk -v min=$(COVERAGE_MIN) '/^TOTAL/ { lines = $$10; sub(/%/, "", lines); found = 1; \
+	  printf "CStateResolver.c line coverage: %s %% (minimum %s %%; uncovered lines: $(COVERAGE)/CStateResolver.c.txt)\n", lines, min; \
+	  exit (lines + 0 < min) } END { if (!found) exit 1 }' $(COVERAGE)/report.txt
+
 stress: deps ## A million random Control API operations against a model (release build)
 	STRESS_OPERATIONS=$(STRESS_OPERATIONS) $(SWIFT) test -c release -Xswiftc -enable-testing \
 	  --scratch-path .build-release-tests --filter StressTests
@@ -112,7 +158,7 @@ demo-tty: deps ## Drive the interactive demo in a real terminal (tmux): keys, re
 clients: deps ## Throwaway client packages: the engine alone off the main thread; a client resolves no other package
 	SWIFT=$(SWIFT) Tests/Clients/check-clients.sh
 
-check: clients leakcheck fuzz stress soak demo-tty sanitize ## Everything beyond make test: clients, leaks, fuzzing, stress, soak, the terminal demo, sanitizers
+check: clients leakcheck fuzz c-checks coverage stress soak demo-tty sanitize ## Everything beyond make test: clients, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, sanitizers
 
 # One archive per module with a catalog (Sources/<Module>/<Name>.docc), each converted from that
 # module's symbol graphs alone: DocC documents one module per archive, and given two modules' graphs

@@ -14,29 +14,74 @@
  *           swapped in only when the rebuild succeeded.
  * binding   The pair's rules in an array kept in resolution order (priority descending, then
  *           sequence descending), so resolving is "first rule that matches". Each binding owns
- *           a dense slot number, which indexes the per-state caches.
- * states    JudyL: state -> state_cache *. A cache holds one entry per slot (0 = not resolved
- *           yet, 1 = no match, value + 2 otherwise) in 1 KiB pages allocated on first touch,
- *           and a JudyL `diffs`: other state -> the cached change list from this state to that
- *           one. Resolving a state seen before is a binding lookup, a state lookup (usually
- *           answered by `recent`) and an array read; a state change seen before is two lookups
- *           and the changed pairs. csr_clear_cache bumps a generation number instead of
- *           walking the caches: a cache of an older generation is emptied when next used.
+ *           a dense slot number, which indexes the per-state caches, and a version, drawn from
+ *           a table-wide clock whenever the binding is created or mutated.
+ * items     The caches are items of two kinds: a state cache (one per state resolved in) and a
+ *           diff list (one per (from, to) pair diffed). Every item is in `index`, an open-
+ *           addressing hash table (linear probing, at most half full, backward-shift deletion)
+ *           keyed by (kind, state) or (kind, from, to), and in a circular list walked by a
+ *           CLOCK hand. Our own table rather than a JudyL: an item is deleted on eviction, and
+ *           JudyLDel may allocate (see above), while removing from `index` never does.
+ * state     A state cache holds one entry (value, binding version) per slot resolved, in a
+ *           two-level page table: root[slot >> 12] -> a 64-pointer middle table -> a page of 64
+ *           entries. The root grows to the highest middle table touched (8 bytes per 4,096
+ *           slots); middle tables (512 B) and pages (520 B) are allocated on first touch, and
+ *           read-only placeholders (NO_MID, NO_PAGE) stand for those not there yet, so that the
+ *           warm path checks no pointer for NULL: a bound and a generation only. So a
+ *           state costs what it holds: about 1.1 KB for one resolved binding whatever the
+ *           table's size (plus 8 B of root per 4,096 slots below it: 1.7 KB for slot 300,000),
+ *           8.3 B per binding when it has resolved them all. A table grown to the highest
+ *           touched page instead would cost 8 B per 64 slots below the one resolved: 37 KB per
+ *           state for one binding at slot 300,000.
+ * diffs     A diff list holds the changes from one state to another, stamped with the epoch it
+ *           was computed in. It does not depend on the state caches, which may be evicted
+ *           before or after it.
  * recent    A two-way set-associative array of 64 recent (state -> cache) pairs in front of
- *           `states`, so that the warm path is usually one Judy lookup (the binding's), and
- *           none by slot (csr_resolve_slot). `recent_diffs` does the same for the 64 most
- *           recent (from, to) -> diff list pairs, so that a warm csr_diff is one probe.
+ *           `index`, so that the warm path is usually one Judy lookup (the binding's), and
+ *           none by slot (csr_resolve_slot). `recent_diffs` does the same, direct-mapped, for
+ *           64 recent (from, to) -> diff list pairs, so that a warm csr_diff is one probe.
+ *           Freeing an item clears the one entry of either array that can point to it.
  * preds     Side array of custom predicates, indexed from the rules that use one, so that a
  *           plain rule stays 32 bytes.
  *
- * Mutations invalidate what they affect: the mutated binding's entry in every state cache, and
- * every cached diff (any diff may gain or lose that pair). Caches are an optimisation only: when
- * memory for one runs out, the call computes without it.
+ * Invalidation, O(1) whatever the number of cached states
+ * -------------------------------------------------------
+ * A mutation gives the binding a new version from `clock`: an entry is valid only while its
+ * version is its binding's, which the read checks (one compare). A slot reused by another
+ * binding gets a fresh version too, so old entries never pass for it. The mutation also bumps
+ * `epoch`: a diff list of an older epoch is stale (any diff may gain or lose the pair) and is
+ * recomputed when next asked for, or evicted. csr_clear_cache bumps `generation` and `epoch`:
+ * a page of an older generation is zeroed when next touched (the memory is kept for reuse).
+ * When the 32-bit clock wraps (after 2^32 mutations) every live binding is renumbered to
+ * version 1 and the generation bumped, so no entry from before the wrap can match: O(slots),
+ * once per 2^32 mutations. No mutation visits a cache: a mutation costs a clock tick and an
+ * epoch bump, and the reads pay one compare of a version each. The price is memory: stale
+ * entries and diff lists stay until they are reused or evicted (a stale diff is never used
+ * again, so the CLOCK hand takes it on its first or second pass).
+ *
+ * Budget
+ * ------
+ * Every byte of the items, their page tables and `index` counts in `cache_words`, which
+ * never exceeds `budget` (CSR_DEFAULT_CACHE_BUDGET unless csr_set_cache_budget says
+ * otherwise). Before a cache allocation, make_room evicts with CLOCK: the hand skips (and
+ * clears) items whose `referenced` bit is set, which every use sets (one store on the warm
+ * path), and evicts the first item without it; the one or two state caches the current call
+ * is working with are pinned, and so is the diff list csr_diff returned last (`kept`): the caller
+ * may read it while it resolves (an apply whose setters resolve), so only csr_diff, a mutation,
+ * csr_clear_cache, csr_release_cache and csr_set_cache_budget may free it (the contract of
+ * csr_diff). When there is no room even so, the call computes without caching.
+ * The result of a csr_diff that could not be cached is held outside the budget, in `scratch`,
+ * until a call of those that may free it.
+ *
+ * Callbacks (the release function, custom predicates) run with `busy` set: a call back into
+ * the table is refused with CSR_ERR_REENTRANT before it touches anything (csr_get_stats
+ * excepted). csr_resolve_slot's warm path pays nothing for it: `slot_limit` is 0 while busy.
  *
  * All memory, ours and Judy's, comes from JudyMalloc/JudyFree, so one override injects
  * allocation failures everywhere. Every Judy call is checked (JUDYERROR_NOTEST: no macros that
  * print or exit); an allocation is always made before the structure it joins is changed, so a
- * failure leaves the table as it was.
+ * failure leaves the table as it was. Every size is computed with overflow checks
+ * (array_bytes, doubled): a size that would overflow is an allocation that fails.
  */
 #include "../CJudy/CJudy.h" /* the system library target: defines JUDYERROR_NOTEST, includes Judy.h */
 #include <string.h>
@@ -57,6 +102,7 @@ typedef struct binding {
     uint32_t count;
     uint32_t capacity;
     uint32_t slot;
+    uint32_t version; /* from the table's clock; cache entries of other versions are stale */
 } binding;
 
 typedef struct predicate {
@@ -66,64 +112,130 @@ typedef struct predicate {
     uint32_t next_free;
 } predicate;
 
-/* Entries are kept in pages allocated on first touch, so the first visit of a state costs
- * O(1) however large the table, and memory follows the bindings actually resolved. */
-#define PAGE_SHIFT 8
+/* ---- cache items ----------------------------------------------------------------------- */
+
+enum { ITEM_STATE = 0, ITEM_DIFF = 1 };
+
+typedef struct item {
+    struct item *prev, *next; /* the CLOCK ring */
+    uint64_t key, to;         /* the state; or the diff's from and to states */
+    size_t bytes;             /* of this allocation */
+    uint8_t kind;
+    bool referenced; /* used since the hand last passed */
+} item;
+
+typedef struct entry {
+    csr_value value;  /* CSR_NO_VALUE: no rule matches */
+    uint32_t version; /* the binding's version it was computed for; 0 never is one */
+} entry;
+
+#define PAGE_SHIFT 6
 #define PAGE_ENTRIES (1u << PAGE_SHIFT)
-#define PAGE_BYTES (PAGE_ENTRIES * sizeof(uint32_t))
+#define MID_SHIFT 6
+#define MID_ENTRIES (1u << MID_SHIFT)
+#define MID_BYTES (MID_ENTRIES * sizeof(struct page *))
+#define ROOT_SHIFT (PAGE_SHIFT + MID_SHIFT)
+
+typedef struct page {
+    uint64_t generation; /* zeroed before use unless the table's */
+    entry entries[PAGE_ENTRIES];
+} page;
 
 typedef struct state_cache {
-    Pvoid_t diffs;       /* JudyL: to-state -> diff_list * */
-    uint32_t page_count; /* pages[] */
-    uint32_t generation; /* stale (to be emptied before use) unless the table's */
-    uint32_t *pages[];   /* NULL until touched */
+    item item;
+    page ***root; /* root_count middle tables, NO_MID until touched */
+    uint32_t root_count;
 } state_cache;
 
-#define RECENT_STATES 64
+/* Placeholders that keep NULL checks off the warm path, never written: a page not allocated yet
+ * is NO_PAGE, whose generation no table reaches, and a middle table not allocated yet is NO_MID,
+ * whose pages are all NO_PAGE. */
+static const page no_page = {.generation = UINT64_MAX};
+#define NO_PAGE ((page *)&no_page)
+#define NO_PAGES_8 NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE
+static page *const no_mid[MID_ENTRIES] = {NO_PAGES_8, NO_PAGES_8, NO_PAGES_8, NO_PAGES_8,
+                                          NO_PAGES_8, NO_PAGES_8, NO_PAGES_8, NO_PAGES_8};
+#define NO_MID ((page **)no_mid)
 
 typedef struct diff_list {
+    item item;
+    uint64_t epoch; /* stale unless the table's */
     size_t count;
     csr_change changes[];
 } diff_list;
 
+#define RECENT_STATES 64
+
 struct csr_table {
     Pvoid_t bindings;
-    Pvoid_t states;
     binding **slots; /* slot -> binding, NULL when free */
     uint32_t slot_count, slot_capacity;
+    uint32_t slot_limit; /* slot_count, or 0 while busy (see csr_resolve_slot) */
     uint32_t *free_slots;
     uint32_t free_slot_count;
     predicate *preds;
     uint32_t pred_count, pred_capacity, pred_free;
+    uint32_t clock;      /* the last binding version handed out */
     uint64_t sequence;
-    uint32_t generation; /* bumped by csr_clear_cache: every cache becomes stale at once */
+    uint64_t generation; /* bumped by csr_clear_cache: older pages are stale */
+    uint64_t epoch;      /* bumped by every mutation and csr_clear_cache: older diffs are stale */
     size_t rules;
     size_t binding_count;
     size_t tombstones;
-    size_t rule_words;  /* our allocations for rules, bindings, slots, predicates */
-    size_t cache_words; /* our allocations for state caches and diff lists */
-    diff_list *scratch; /* an uncached diff result, freed at the next diff */
+    size_t rule_words;    /* our allocations for rules, bindings, slots, predicates */
+    size_t cache_words;   /* items, their page tables and the index: at most `budget` bytes */
+    size_t scratch_words; /* `scratch` */
+    size_t budget;
+    item **index;         /* index_capacity buckets (a power of two), NULL when 0 */
+    size_t index_capacity;
+    size_t item_count, state_count, diff_count;
+    size_t current_diffs; /* diff lists of the current epoch */
+    size_t evictions;
+    item *hand;           /* the CLOCK hand: the next item to consider; NULL when no items */
+    item *pinned[2];      /* state caches the current call works with: never evicted */
+    item *kept;           /* the diff list csr_diff returned last, if cached: never evicted */
+    diff_list *scratch;   /* an uncached diff result, freed at the next call that may change it */
     struct {
         uint64_t state;
         state_cache *cache; /* NULL: empty */
     } recent[RECENT_STATES];
     struct {
         uint64_t from, to;
-        diff_list *list; /* NULL: empty; cleared whenever a cached diff is freed */
-        uint32_t generation; /* stale unless the table's */
+        diff_list *list; /* NULL: empty; cleared whenever that list is freed */
     } recent_diffs[RECENT_STATES];
     csr_release_fn release;
     void *release_context;
+    bool busy; /* inside a call that may run a callback */
 };
 
-enum { ENTRY_UNKNOWN = 0, ENTRY_NO_MATCH = 1, ENTRY_BIAS = 2 };
 #define NO_PREDICATE UINT32_MAX
 
 /* ---- memory ---------------------------------------------------------------------------- */
 
-static size_t words_for(size_t bytes) { return (bytes + sizeof(Word_t) - 1) / sizeof(Word_t); }
+/* Larger requests are refused without asking JudyMalloc (its word count would overflow). */
+#define MAX_ALLOCATION (SIZE_MAX / 4)
+
+static size_t words_for(size_t bytes) {
+    return bytes / sizeof(Word_t) + (bytes % sizeof(Word_t) != 0);
+}
+
+/* `header` bytes plus `count` elements of `size` bytes, or SIZE_MAX (which allocate refuses)
+ * when that overflows. */
+static size_t array_bytes(size_t header, size_t count, size_t size) {
+    size_t bytes;
+    if (__builtin_mul_overflow(count, size, &bytes) || __builtin_add_overflow(bytes, header, &bytes))
+        return SIZE_MAX;
+    return bytes;
+}
+
+/* `capacity` doubled (`initial` when 0), at most `limit`: `capacity` itself at the limit. */
+static uint32_t doubled(uint32_t capacity, uint32_t initial, uint32_t limit) {
+    if (capacity == 0) return initial;
+    return capacity > limit / 2 ? limit : capacity * 2;
+}
 
 static void *allocate(size_t bytes, size_t *counter) {
+    if (bytes > MAX_ALLOCATION) return NULL;
     size_t words = words_for(bytes);
     void *p = (void *)JudyMalloc((Word_t)words);
     if (p != NULL) *counter += words;
@@ -140,7 +252,7 @@ static void deallocate(void *p, size_t bytes, size_t *counter) {
 /* Grows an array to `capacity` elements of `size` bytes. On failure the old one is untouched. */
 static csr_status grow(void **array, size_t old_capacity, size_t capacity, size_t size,
                        size_t *counter) {
-    void *bigger = allocate(capacity * size, counter);
+    void *bigger = allocate(array_bytes(0, capacity, size), counter);
     if (bigger == NULL) return CSR_ERR_NOMEM;
     if (*array != NULL) {
         memcpy(bigger, *array, old_capacity * size);
@@ -158,6 +270,18 @@ static Word_t binding_key(uint32_t target, uint32_t key_path) {
     return ((Word_t)target << 32) | key_path;
 }
 
+/* Marks the table busy while a call may run a callback: every call back is refused. */
+static void enter(csr_table *t) {
+    t->busy = true;
+    t->slot_limit = 0;
+}
+
+static void leave(csr_table *t) {
+    t->busy = false;
+    t->slot_limit = t->slot_count;
+    t->pinned[0] = t->pinned[1] = NULL;
+}
+
 /* ---- matching and resolution ----------------------------------------------------------- */
 
 static bool rule_matches(const csr_table *t, const rule *r, uint64_t s) {
@@ -168,18 +292,17 @@ static bool rule_matches(const csr_table *t, const rule *r, uint64_t s) {
     case CSR_NOT_CONTAINING: return (s & m) != m;
     case CSR_CONTAINING_ANY: return (s & m) != 0;
     case CSR_CONTAINING_NONE: return (s & m) == 0;
-    case CSR_CUSTOM: {
+    default: { /* CSR_CUSTOM: csr_set admits no other mode */
         const predicate *p = &t->preds[r->predicate];
         return p->fn(s, p->context);
     }
     }
-    return false;
 }
 
-static uint32_t compute_entry(const csr_table *t, const binding *b, uint64_t state) {
+static csr_value compute_value(const csr_table *t, const binding *b, uint64_t state) {
     for (uint32_t i = 0; i < b->count; i++)
-        if (rule_matches(t, &b->rules[i], state)) return b->rules[i].value + ENTRY_BIAS;
-    return ENTRY_NO_MATCH;
+        if (rule_matches(t, &b->rules[i], state)) return b->rules[i].value;
+    return CSR_NO_VALUE;
 }
 
 static csr_status lookup_binding(const csr_table *t, Word_t key, binding **out) {
@@ -200,32 +323,185 @@ static binding *next_binding(const csr_table *t, Word_t *key, bool first, csr_st
     return p == NULL || p == PPJERR ? NULL : (binding *)*p;
 }
 
-static void free_diffs(csr_table *t, state_cache *cache);
+/* ---- the item index and the CLOCK ring ------------------------------------------------- */
 
-static size_t cache_bytes(uint32_t page_count) {
-    return sizeof(state_cache) + page_count * sizeof(uint32_t *);
+static uint64_t mix(uint64_t x) {
+    x = (x ^ (x >> 33)) * 0xFF51AFD7ED558CCDull;
+    x = (x ^ (x >> 33)) * 0xC4CEB9FE1A85EC53ull;
+    return x ^ (x >> 33);
 }
 
-static uint32_t pages_for(uint32_t slots) { return (slots + PAGE_ENTRIES - 1) >> PAGE_SHIFT; }
-
-/* Empties a stale cache (one from before the last csr_clear_cache) for reuse. */
-static void empty_cache(csr_table *t, state_cache *cache) {
-    free_diffs(t, cache);
-    for (uint32_t i = 0; i < cache->page_count; i++)
-        if (cache->pages[i] != NULL) memset(cache->pages[i], 0, PAGE_BYTES);
-    cache->generation = t->generation;
+static size_t item_hash(uint8_t kind, uint64_t key, uint64_t to) {
+    return (size_t)mix(key ^ (to * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)kind << 63));
 }
 
-static void free_cache(csr_table *t, state_cache *cache) {
-    free_diffs(t, cache);
-    for (uint32_t i = 0; i < cache->page_count; i++) deallocate(cache->pages[i], PAGE_BYTES, &t->cache_words);
-    deallocate(cache, cache_bytes(cache->page_count), &t->cache_words);
+/* The bucket holding the item (kind, key, to), or NULL. */
+static item **index_find(const csr_table *t, uint8_t kind, uint64_t key, uint64_t to) {
+    if (t->index_capacity == 0) return NULL;
+    size_t mask = t->index_capacity - 1;
+    for (size_t i = item_hash(kind, key, to) & mask;; i = (i + 1) & mask) {
+        item *it = t->index[i];
+        if (it == NULL) return NULL;
+        if (it->key == key && it->to == to && it->kind == kind) return &t->index[i];
+    }
+}
+
+static void index_put(item **index, size_t capacity, item *it) {
+    size_t mask = capacity - 1, i = item_hash(it->kind, it->key, it->to) & mask;
+    while (index[i] != NULL) i = (i + 1) & mask;
+    index[i] = it;
+}
+
+static void index_remove(csr_table *t, const item *it) {
+    size_t mask = t->index_capacity - 1, i = item_hash(it->kind, it->key, it->to) & mask;
+    while (t->index[i] != it) i = (i + 1) & mask;
+    /* Backward shift: move up each later item of the run that may live in the hole. */
+    for (size_t j = (i + 1) & mask; t->index[j] != NULL; j = (j + 1) & mask) {
+        const item *next = t->index[j];
+        size_t home = item_hash(next->kind, next->key, next->to) & mask;
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            t->index[i] = t->index[j];
+            i = j;
+        }
+    }
+    t->index[i] = NULL;
+}
+
+/* New items go just behind the hand: the last it will reach. */
+static void ring_link(csr_table *t, item *it) {
+    if (t->hand == NULL) {
+        it->prev = it->next = it;
+        t->hand = it;
+        return;
+    }
+    it->next = t->hand;
+    it->prev = t->hand->prev;
+    it->prev->next = it;
+    t->hand->prev = it;
+}
+
+static void ring_unlink(csr_table *t, item *it) {
+    if (t->hand == it) t->hand = it->next == it ? NULL : it->next;
+    it->prev->next = it->next;
+    it->next->prev = it->prev;
 }
 
 static unsigned recent_slot(uint64_t state) {
     uint64_t h = (state ^ (state >> 16) ^ (state >> 32)) * 0x9E3779B97F4A7C15ull;
     return (unsigned)(h >> 58); /* 0 ..< RECENT_STATES */
 }
+
+static unsigned recent_diff_slot(uint64_t from, uint64_t to) {
+    return recent_slot(from ^ (to * 0xC2B2AE3D27D4EB4Full));
+}
+
+static void free_pages(csr_table *t, state_cache *cache) {
+    for (uint32_t r = 0; r < cache->root_count; r++) {
+        page **mid = cache->root[r];
+        if (mid == NO_MID) continue;
+        for (uint32_t i = 0; i < MID_ENTRIES; i++)
+            if (mid[i] != NO_PAGE) deallocate(mid[i], sizeof(page), &t->cache_words);
+        deallocate(mid, MID_BYTES, &t->cache_words);
+    }
+    deallocate(cache->root, cache->root_count * sizeof(page **), &t->cache_words);
+}
+
+/* Frees an item and forgets it everywhere: index, ring, `recent` or `recent_diffs`. */
+static void free_item(csr_table *t, item *it) {
+    index_remove(t, it);
+    ring_unlink(t, it);
+    t->item_count--;
+    if (it == t->kept) t->kept = NULL;
+    if (it->kind == ITEM_STATE) {
+        state_cache *cache = (state_cache *)it;
+        unsigned set = recent_slot(it->key) & ~1u;
+        for (unsigned way = set; way <= set + 1; way++)
+            if (t->recent[way].cache == cache) t->recent[way].cache = NULL;
+        free_pages(t, cache);
+        t->state_count--;
+    } else {
+        const diff_list *list = (const diff_list *)it;
+        unsigned recent = recent_diff_slot(it->key, it->to);
+        if (t->recent_diffs[recent].list == list) t->recent_diffs[recent].list = NULL;
+        if (list->epoch == t->epoch) t->current_diffs--;
+        t->diff_count--;
+    }
+    deallocate(it, it->bytes, &t->cache_words);
+}
+
+/* Evicts one item with CLOCK: false when every item left is pinned (or there is none). */
+static bool evict_one(csr_table *t) {
+    for (size_t steps = 2 * t->item_count + 2; steps > 0 && t->hand != NULL; steps--) {
+        item *it = t->hand;
+        t->hand = it->next;
+        if (it == t->pinned[0] || it == t->pinned[1] || it == t->kept) continue;
+        if (it->referenced) {
+            it->referenced = false;
+            continue;
+        }
+        free_item(t, it);
+        t->evictions++;
+        return true;
+    }
+    return false;
+}
+
+/* Evicts until `bytes` more fit in the budget; false when they cannot. */
+static bool make_room(csr_table *t, size_t bytes) {
+    if (bytes > t->budget) return false;
+    size_t needed = words_for(bytes) * sizeof(Word_t);
+    for (;;) {
+        size_t used = t->cache_words * sizeof(Word_t);
+        if (used <= t->budget && t->budget - used >= needed) return true;
+        if (!evict_one(t)) return false;
+    }
+}
+
+/* Cache memory within the budget, or NULL. */
+static void *cache_allocate(csr_table *t, size_t bytes) {
+    return make_room(t, bytes) ? allocate(bytes, &t->cache_words) : NULL;
+}
+
+/* Room in the index for one more item: it grows (within the budget) to stay half empty. */
+static bool index_reserve(csr_table *t) {
+    if (t->item_count < t->index_capacity / 2) return true;
+    size_t capacity = t->index_capacity > 0 ? t->index_capacity * 2 : 16;
+    size_t bytes = array_bytes(0, capacity, sizeof(item *));
+    item **index = cache_allocate(t, bytes);
+    if (index == NULL) return false;
+    memset(index, 0, bytes);
+    item *it = t->hand;
+    for (size_t i = 0; i < t->item_count; i++, it = it->next) index_put(index, capacity, it);
+    deallocate(t->index, t->index_capacity * sizeof(item *), &t->cache_words);
+    t->index = index;
+    t->index_capacity = capacity;
+    return true;
+}
+
+/* Adds an allocated item to the index and the ring; false when the index cannot grow. */
+static bool add_item(csr_table *t, item *it, uint8_t kind, uint64_t key, uint64_t to,
+                     size_t bytes) {
+    if (!index_reserve(t)) return false;
+    it->key = key;
+    it->to = to;
+    it->kind = kind;
+    it->bytes = bytes;
+    it->referenced = true;
+    index_put(t->index, t->index_capacity, it);
+    ring_link(t, it);
+    t->item_count++;
+    return true;
+}
+
+/* Frees every item and the index. */
+static void release_caches(csr_table *t) {
+    while (t->hand != NULL) free_item(t, t->hand);
+    deallocate(t->index, t->index_capacity * sizeof(item *), &t->cache_words);
+    t->index = NULL;
+    t->index_capacity = 0;
+}
+
+/* ---- state caches ---------------------------------------------------------------------- */
 
 /* `recent` is two-way: the set of a state is the pair of entries at (slot & ~1, slot | 1), the
  * more recently used first. Returns the cache of `state` if the set holds it. */
@@ -244,165 +520,151 @@ static void remember_recent(csr_table *t, uint64_t state, state_cache *cache) {
     t->recent[set].cache = cache;
 }
 
-/* Points the recent entry of `state` (if any) at `cache`, which replaces `old`. */
-static void replace_recent(csr_table *t, uint64_t state, const state_cache *old, state_cache *cache) {
-    unsigned set = recent_slot(state) & ~1u;
-    for (unsigned way = set; way <= set + 1; way++)
-        if (t->recent[way].cache == old) t->recent[way].cache = cache;
-}
-
-static unsigned recent_diff_slot(uint64_t from, uint64_t to) {
-    return recent_slot(from ^ (to * 0xC2B2AE3D27D4EB4Full));
-}
-
-/* The cache of `state`, created when missing. NULL when there is none and none could be made:
- * callers then compute without caching. */
+/* The cache of `state`, created when missing. NULL when there is none and none could be made
+ * within the budget: callers then compute without caching. */
 static state_cache *cache_for(csr_table *t, uint64_t state) {
     state_cache *cache = recent_cache(t, state);
-    if (cache != NULL) {
-        if (cache->generation != t->generation) empty_cache(t, cache);
-        return cache;
-    }
-    JError_t error;
-    PPvoid_t slot = JudyLGet(t->states, (Word_t)state, &error);
-    if (slot == PPJERR) return NULL;
-    if (slot != NULL) {
-        cache = (state_cache *)*slot;
-        if (cache->generation != t->generation) empty_cache(t, cache);
-    } else {
-        uint32_t page_count = pages_for(t->slot_capacity);
-        cache = allocate(cache_bytes(page_count), &t->cache_words);
-        if (cache == NULL) return NULL;
-        memset(cache, 0, cache_bytes(page_count));
-        cache->page_count = page_count;
-        cache->generation = t->generation;
-        slot = JudyLIns(&t->states, (Word_t)state, &error);
-        if (slot == PPJERR) {
-            deallocate(cache, cache_bytes(page_count), &t->cache_words);
-            return NULL;
+    if (cache == NULL) {
+        item **found = index_find(t, ITEM_STATE, state, 0);
+        if (found != NULL) {
+            cache = (state_cache *)*found;
+        } else {
+            cache = cache_allocate(t, sizeof(state_cache));
+            if (cache == NULL) return NULL;
+            memset(cache, 0, sizeof *cache);
+            if (!add_item(t, &cache->item, ITEM_STATE, state, 0, sizeof(state_cache))) {
+                deallocate(cache, sizeof(state_cache), &t->cache_words);
+                return NULL;
+            }
+            t->state_count++;
         }
-        *slot = cache;
+        remember_recent(t, state, cache);
     }
-    remember_recent(t, state, cache);
+    cache->item.referenced = true;
     return cache;
 }
 
-/* Makes room for `slot` in the page table of the cache of `state` (the table has grown since
- * the cache was made). NULL when out of memory. */
-static state_cache *cache_with_slot(csr_table *t, uint64_t state, state_cache *cache,
-                                    uint32_t slot) {
-    if ((slot >> PAGE_SHIFT) < cache->page_count) return cache;
-    uint32_t page_count = pages_for(t->slot_capacity);
-    state_cache *bigger = allocate(cache_bytes(page_count), &t->cache_words);
-    if (bigger == NULL) return NULL;
-    JError_t error;
-    PPvoid_t p = JudyLGet(t->states, (Word_t)state, &error);
-    if (p == NULL || p == PPJERR) {
-        deallocate(bigger, cache_bytes(page_count), &t->cache_words);
-        return NULL;
-    }
-    memset(bigger, 0, cache_bytes(page_count));
-    memcpy(bigger, cache, cache_bytes(cache->page_count));
-    bigger->page_count = page_count;
-    deallocate(cache, cache_bytes(cache->page_count), &t->cache_words);
-    *p = bigger;
-    replace_recent(t, state, cache, bigger);
-    return bigger;
+/* The entry of `slot` if its page is there and current: the warm path, which never allocates. */
+static inline const entry *warm_entry(const csr_table *t, const state_cache *cache,
+                                      uint32_t slot) {
+    uint32_t r = slot >> ROOT_SHIFT;
+    if (r >= cache->root_count) return NULL;
+    const page *p = cache->root[r][(slot >> PAGE_SHIFT) & (MID_ENTRIES - 1)];
+    if (p->generation != t->generation) return NULL; /* NO_PAGE too */
+    return &p->entries[slot & (PAGE_ENTRIES - 1)];
 }
 
-/* The entry of `b` in `state`, read from or filled into `cache` when it has room. */
-static uint32_t cached_entry(csr_table *t, state_cache *cache, const binding *b,
-                             uint64_t state) {
-    uint32_t index = b->slot >> PAGE_SHIFT;
-    if (cache == NULL || index >= cache->page_count) return compute_entry(t, b, state);
-    uint32_t *page = cache->pages[index];
-    if (page == NULL) {
-        page = allocate(PAGE_BYTES, &t->cache_words);
-        if (page == NULL) return compute_entry(t, b, state);
-        memset(page, 0, PAGE_BYTES);
-        cache->pages[index] = page;
+/* The entry of `slot` in `cache` (pinned by the caller), its page tables allocated and its page
+ * made current as needed; NULL when there is no room for them. */
+static entry *entry_for(csr_table *t, state_cache *cache, uint32_t slot) {
+    uint32_t r = slot >> ROOT_SHIFT;
+    if (r >= cache->root_count) { /* grow the root to the highest middle table touched */
+        size_t bytes = array_bytes(0, (size_t)r + 1, sizeof(page **));
+        page ***root = cache_allocate(t, bytes);
+        if (root == NULL) return NULL;
+        for (uint32_t i = 0; i <= r; i++) root[i] = i < cache->root_count ? cache->root[i] : NO_MID;
+        deallocate(cache->root, cache->root_count * sizeof(page **), &t->cache_words);
+        cache->root = root;
+        cache->root_count = r + 1;
     }
-    uint32_t *entry = &page[b->slot & (PAGE_ENTRIES - 1)];
-    if (*entry == ENTRY_UNKNOWN) *entry = compute_entry(t, b, state);
-    return *entry;
+    if (cache->root[r] == NO_MID) {
+        page **mid = cache_allocate(t, MID_BYTES);
+        if (mid == NULL) return NULL;
+        for (uint32_t i = 0; i < MID_ENTRIES; i++) mid[i] = NO_PAGE;
+        cache->root[r] = mid;
+    }
+    page **at = &cache->root[r][(slot >> PAGE_SHIFT) & (MID_ENTRIES - 1)];
+    if (*at == NO_PAGE) {
+        page *p = cache_allocate(t, sizeof(page));
+        if (p == NULL) return NULL;
+        p->generation = t->generation - 1; /* zeroed below */
+        *at = p;
+    }
+    if ((*at)->generation != t->generation) {
+        memset((*at)->entries, 0, sizeof (*at)->entries);
+        (*at)->generation = t->generation;
+    }
+    return &(*at)->entries[slot & (PAGE_ENTRIES - 1)];
 }
 
-/* The cache of `state` with room for every slot, or NULL. */
-static state_cache *full_cache_for(csr_table *t, uint64_t state, uint32_t slot) {
+/* The value of `b` in `state`, read from or filled into `cache` when it has room. */
+static csr_value cached_value(csr_table *t, state_cache *cache, const binding *b,
+                              uint64_t state) {
+    entry *e = cache == NULL ? NULL : entry_for(t, cache, b->slot);
+    if (e == NULL) return compute_value(t, b, state);
+    if (e->version != b->version) *e = (entry){compute_value(t, b, state), b->version};
+    return e->value;
+}
+
+/* csr_resolve and csr_resolve_slot when the warm path missed: kept out of line, so that the
+ * warm path needs no stack frame. */
+static __attribute__((noinline)) csr_value resolve_cold(csr_table *t, const binding *b,
+                                                        uint64_t state) {
+    enter(t);
     state_cache *cache = cache_for(t, state);
-    return cache == NULL ? NULL : cache_with_slot(t, state, cache, slot);
-}
-
-static csr_value entry_value(uint32_t entry) {
-    return entry == ENTRY_NO_MATCH ? CSR_NO_VALUE : entry - ENTRY_BIAS;
+    t->pinned[0] = cache == NULL ? NULL : &cache->item;
+    csr_value value = cached_value(t, cache, b, state);
+    leave(t);
+    return value;
 }
 
 /* ---- invalidation ---------------------------------------------------------------------- */
 
-static void free_diffs(csr_table *t, state_cache *cache) {
-    if (cache->diffs == NULL) return;
-    memset(t->recent_diffs, 0, sizeof t->recent_diffs);
-    Word_t to = 0;
-    JError_t error;
-    for (PPvoid_t p = JudyLFirst(cache->diffs, &to, &error); p != NULL && p != PPJERR;
-         p = JudyLNext(cache->diffs, &to, &error)) {
-        diff_list *list = *p;
-        deallocate(list, sizeof(diff_list) + list->count * sizeof(csr_change), &t->cache_words);
-    }
-    JudyLFreeArray(&cache->diffs, &error); /* frees without allocating; cannot fail */
-    cache->diffs = NULL;
-}
-
 static void free_scratch(csr_table *t) {
     if (t->scratch == NULL) return;
-    deallocate(t->scratch, sizeof(diff_list) + t->scratch->count * sizeof(csr_change),
-               &t->cache_words);
+    deallocate(t->scratch, t->scratch->item.bytes, &t->scratch_words);
     t->scratch = NULL;
 }
 
-/* Forgets what the caches know about `slot` and every cached diff. */
-static void invalidate(csr_table *t, uint32_t slot) {
-    Word_t state = 0;
-    JError_t error;
-    for (PPvoid_t p = JudyLFirst(t->states, &state, &error); p != NULL && p != PPJERR;
-         p = JudyLNext(t->states, &state, &error)) {
-        state_cache *cache = *p;
-        uint32_t index = slot >> PAGE_SHIFT;
-        if (index < cache->page_count && cache->pages[index] != NULL)
-            cache->pages[index][slot & (PAGE_ENTRIES - 1)] = ENTRY_UNKNOWN;
-        if (cache->diffs != NULL) free_diffs(t, cache);
-    }
+/* Every diff list becomes stale. O(1). */
+static void stale_diffs(csr_table *t) {
+    t->epoch++;
+    t->current_diffs = 0;
     free_scratch(t);
+}
+
+/* A version no cache entry holds. When the clock wraps, every live binding is renumbered to 1
+ * and every page made stale, so that no entry from before the wrap can match. */
+static uint32_t next_version(csr_table *t) {
+    if (t->clock == UINT32_MAX) {
+        for (uint32_t s = 0; s < t->slot_count; s++)
+            if (t->slots[s] != NULL) t->slots[s]->version = 1;
+        t->clock = 1;
+        t->generation++;
+    }
+    return ++t->clock;
+}
+
+/* Forgets what the caches know about `b` (its entries stop matching) and every cached diff. */
+static void invalidate(csr_table *t, binding *b) {
+    b->version = next_version(t);
+    stale_diffs(t);
 }
 
 void csr_clear_cache(csr_table *t) {
-    if (t == NULL) return;
-    free_scratch(t);
-    if (++t->generation != 0) return; /* every cache and recent diff is stale from now on */
-    memset(t->recent_diffs, 0, sizeof t->recent_diffs);
-    /* The generation wrapped around: empty every cache now, so none passes for current. */
-    Word_t state = 0;
-    JError_t error;
-    for (PPvoid_t p = JudyLFirst(t->states, &state, &error); p != NULL && p != PPJERR;
-         p = JudyLNext(t->states, &state, &error))
-        empty_cache(t, *p);
+    if (t == NULL || t->busy) return;
+    t->generation++; /* every page is stale from now on */
+    stale_diffs(t);
 }
 
 void csr_release_cache(csr_table *t) {
-    if (t == NULL) return;
-    Word_t state = 0;
-    JError_t error;
-    for (PPvoid_t p = JudyLFirst(t->states, &state, &error); p != NULL && p != PPJERR;
-         p = JudyLNext(t->states, &state, &error)) {
-        free_cache(t, *p);
-    }
-    JudyLFreeArray(&t->states, &error);
-    t->states = NULL;
-    memset(t->recent, 0, sizeof t->recent); /* recent_diffs: emptied by free_diffs */
+    if (t == NULL || t->busy) return;
+    release_caches(t);
     free_scratch(t);
 }
 
+csr_status csr_set_cache_budget(csr_table *t, size_t bytes) {
+    if (t == NULL) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
+    t->budget = bytes;
+    while (t->cache_words * sizeof(Word_t) > bytes && evict_one(t)) {}
+    if (t->cache_words * sizeof(Word_t) > bytes) release_caches(t); /* only the index was left */
+    return CSR_OK;
+}
+
 /* ---- table ----------------------------------------------------------------------------- */
+
+static void remove_all(csr_table *t);
 
 csr_status csr_table_create(csr_table **out, csr_release_fn release, void *release_context) {
     if (out == NULL) return CSR_ERR_INVALID;
@@ -411,6 +673,7 @@ csr_status csr_table_create(csr_table **out, csr_release_fn release, void *relea
     if (t == NULL) return CSR_ERR_NOMEM;
     memset(t, 0, sizeof *t);
     t->pred_free = NO_PREDICATE;
+    t->budget = CSR_DEFAULT_CACHE_BUDGET;
     t->release = release;
     t->release_context = release_context;
     *out = t;
@@ -418,8 +681,9 @@ csr_status csr_table_create(csr_table **out, csr_release_fn release, void *relea
 }
 
 void csr_table_destroy(csr_table *t) {
-    if (t == NULL) return;
-    csr_remove_all(t);
+    if (t == NULL || t->busy) return;
+    enter(t);
+    remove_all(t);
     deallocate(t->slots, t->slot_capacity * sizeof(binding *), &t->rule_words);
     deallocate(t->free_slots, t->slot_capacity * sizeof(uint32_t), &t->rule_words);
     deallocate(t->preds, t->pred_capacity * sizeof(predicate), &t->rule_words);
@@ -432,18 +696,13 @@ void csr_get_stats(const csr_table *t, csr_stats *s) {
     memset(s, 0, sizeof *s);
     s->rules = t->rules;
     s->bindings = t->binding_count;
+    s->cached_states = t->state_count;
+    s->cached_diffs = t->current_diffs;
     s->rule_bytes = (t->rule_words + words_for(sizeof(csr_table))) * sizeof(Word_t) +
                     JudyLMemUsed(t->bindings);
-    s->cache_bytes = t->cache_words * sizeof(Word_t) + JudyLMemUsed(t->states);
-    Word_t state = 0;
-    JError_t error;
-    for (PPvoid_t p = JudyLFirst(t->states, &state, &error); p != NULL && p != PPJERR;
-         p = JudyLNext(t->states, &state, &error)) {
-        state_cache *cache = *p;
-        s->cached_states++;
-        if (cache->generation == t->generation) s->cached_diffs += JudyLCount(cache->diffs, 0, -1, &error);
-        s->cache_bytes += JudyLMemUsed(cache->diffs);
-    }
+    s->cache_bytes = (t->cache_words + t->scratch_words) * sizeof(Word_t);
+    s->cache_budget = t->budget;
+    s->evictions = t->evictions;
 }
 
 /* ---- rules ----------------------------------------------------------------------------- */
@@ -459,16 +718,16 @@ static bool same_identity(const csr_table *t, const rule *r, const csr_descripto
     return d->mode != CSR_CUSTOM || t->preds[r->predicate].id == d->predicate_id;
 }
 
-static int32_t find_rule(const csr_table *t, const binding *b, const csr_descriptor *d) {
+static int64_t find_rule(const csr_table *t, const binding *b, const csr_descriptor *d) {
     for (uint32_t i = 0; i < b->count; i++)
-        if (same_identity(t, &b->rules[i], d)) return (int32_t)i;
+        if (same_identity(t, &b->rules[i], d)) return i;
     return -1;
 }
 
 /* Takes the rule at `index` out of `b`. */
-static rule take_rule(binding *b, int32_t index) {
+static rule take_rule(binding *b, uint32_t index) {
     rule r = b->rules[index];
-    memmove(&b->rules[index], &b->rules[index + 1], (b->count - index - 1) * sizeof(rule));
+    memmove(&b->rules[index], &b->rules[index + 1], (size_t)(b->count - index - 1) * sizeof(rule));
     b->count--;
     return r;
 }
@@ -494,12 +753,14 @@ static void release_rule(csr_table *t, const rule *r) {
     if (t->release != NULL) t->release(r->value, predicate_context, t->release_context);
 }
 
-/* Reserves a predicate entry; NO_PREDICATE when out of memory. */
+/* Reserves a predicate entry; NO_PREDICATE when out of memory. Index NO_PREDICATE itself is
+ * never handed out. */
 static uint32_t reserve_predicate(csr_table *t) {
     if (t->pred_free != NO_PREDICATE) return t->pred_free;
     if (t->pred_count == t->pred_capacity) {
-        uint32_t capacity = t->pred_capacity ? t->pred_capacity * 2 : 4;
-        if (grow((void **)&t->preds, t->pred_capacity, capacity, sizeof(predicate),
+        uint32_t capacity = doubled(t->pred_capacity, 4, NO_PREDICATE);
+        if (capacity == t->pred_capacity ||
+            grow((void **)&t->preds, t->pred_capacity, capacity, sizeof(predicate),
                  &t->rule_words) != CSR_OK)
             return NO_PREDICATE;
         t->pred_capacity = capacity;
@@ -524,9 +785,10 @@ static csr_status reserve_slot(csr_table *t, uint32_t *slot) {
     if (t->slot_count == UINT32_MAX) return CSR_ERR_NOMEM;
     if (t->slot_count == t->slot_capacity) {
         /* Both arrays are allocated before either is replaced. */
-        uint32_t old = t->slot_capacity, capacity = old ? old * 2 : 8;
-        binding **slots = allocate(capacity * sizeof(binding *), &t->rule_words);
-        uint32_t *free_slots = allocate(capacity * sizeof(uint32_t), &t->rule_words);
+        uint32_t old = t->slot_capacity, capacity = doubled(old, 8, UINT32_MAX);
+        binding **slots = allocate(array_bytes(0, capacity, sizeof(binding *)), &t->rule_words);
+        uint32_t *free_slots = slots == NULL ? NULL :
+            allocate(array_bytes(0, capacity, sizeof(uint32_t)), &t->rule_words);
         if (slots == NULL || free_slots == NULL) {
             deallocate(slots, capacity * sizeof(binding *), &t->rule_words);
             deallocate(free_slots, capacity * sizeof(uint32_t), &t->rule_words);
@@ -553,6 +815,7 @@ static void take_slot(csr_table *t, uint32_t slot, binding *b) {
         t->slot_count++;
     t->slots[slot] = b;
     b->slot = slot;
+    b->version = next_version(t); /* the slot's old entries never match it */
 }
 
 static csr_status new_binding(csr_table *t, Word_t key, binding **out) {
@@ -577,10 +840,11 @@ static csr_status new_binding(csr_table *t, Word_t key, binding **out) {
     return CSR_OK;
 }
 
-/* Releases every rule of `b` and frees it; the index must no longer point to it. */
+/* Releases every rule of `b` and frees it; the index must no longer point to it. Its slot's
+ * cache entries stay behind: the next binding to take the slot has a newer version. */
 static void free_binding(csr_table *t, binding *b) {
     for (uint32_t i = 0; i < b->count; i++) release_rule(t, &b->rules[i]);
-    invalidate(t, b->slot);
+    stale_diffs(t);
     t->slots[b->slot] = NULL;
     t->free_slots[t->free_slot_count++] = b->slot;
     t->binding_count--;
@@ -626,15 +890,25 @@ static csr_status delete_binding(csr_table *t, Word_t key, binding *b) {
     return CSR_OK;
 }
 
-csr_status csr_set(csr_table *t, uint32_t target, uint32_t key_path, const csr_descriptor *d,
-                   csr_value value) {
-    if (t == NULL || !valid_descriptor(d) || value > CSR_VALUE_MAX) return CSR_ERR_INVALID;
+/* Room for one more rule in `b` (NULL: a binding to create): when it is full, a bigger array in
+ * `*rules`, of `*capacity` rules, for the caller to swap in. */
+static csr_status reserve_rule(csr_table *t, const binding *b, rule **rules, uint32_t *capacity) {
+    if (b != NULL && b->count < b->capacity) return CSR_OK;
+    uint32_t old = b != NULL ? b->capacity : 0;
+    *capacity = doubled(old, 1, UINT32_MAX);
+    if (*capacity == old) return CSR_ERR_NOMEM; /* 2^32 - 1 rules */
+    *rules = allocate(array_bytes(0, *capacity, sizeof(rule)), &t->rule_words);
+    return *rules == NULL ? CSR_ERR_NOMEM : CSR_OK;
+}
+
+static csr_status set_rule(csr_table *t, uint32_t target, uint32_t key_path,
+                           const csr_descriptor *d, csr_value value) {
     Word_t key = binding_key(target, key_path);
     binding *b;
     csr_status status = lookup_binding(t, key, &b);
     if (status != CSR_OK) return status;
 
-    int32_t found = b == NULL ? -1 : find_rule(t, b, d);
+    int64_t found = b == NULL ? -1 : find_rule(t, b, d);
     /* Allocate everything this call may need before changing anything. */
     uint32_t pred = NO_PREDICATE;
     if (d->mode == CSR_CUSTOM && found < 0) {
@@ -643,11 +917,7 @@ csr_status csr_set(csr_table *t, uint32_t target, uint32_t key_path, const csr_d
     }
     rule *rules = NULL;
     uint32_t capacity = 0;
-    if (found < 0 && (b == NULL || b->count == b->capacity)) {
-        capacity = b != NULL ? b->capacity * 2 : 1;
-        rules = allocate(capacity * sizeof(rule), &t->rule_words);
-        if (rules == NULL) return CSR_ERR_NOMEM;
-    }
+    if (found < 0 && reserve_rule(t, b, &rules, &capacity) != CSR_OK) return CSR_ERR_NOMEM;
     if (b == NULL) {
         status = new_binding(t, key, &b);
         if (status != CSR_OK) {
@@ -664,7 +934,7 @@ csr_status csr_set(csr_table *t, uint32_t target, uint32_t key_path, const csr_d
 
     rule r;
     if (found >= 0) { /* replace: take it out, release the old value, re-insert as newest */
-        r = take_rule(b, found);
+        r = take_rule(b, (uint32_t)found);
         void *old_context = NULL;
         if (r.mode == CSR_CUSTOM) { /* the table owns one reference per set: drop the old */
             predicate *p = &t->preds[r.predicate];
@@ -685,36 +955,46 @@ csr_status csr_set(csr_table *t, uint32_t target, uint32_t key_path, const csr_d
     r.value = value;
     r.sequence = ++t->sequence;
     uint32_t at = insertion_index(b, r.priority);
-    memmove(&b->rules[at + 1], &b->rules[at], (b->count - at) * sizeof(rule));
+    memmove(&b->rules[at + 1], &b->rules[at], (size_t)(b->count - at) * sizeof(rule));
     b->rules[at] = r;
     b->count++;
-    invalidate(t, b->slot);
+    invalidate(t, b);
+    return CSR_OK;
+}
+
+csr_status csr_set(csr_table *t, uint32_t target, uint32_t key_path, const csr_descriptor *d,
+                   csr_value value) {
+    if (t == NULL || !valid_descriptor(d) || value > CSR_VALUE_MAX) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
+    enter(t);
+    csr_status status = set_rule(t, target, key_path, d, value);
+    leave(t);
+    return status;
+}
+
+static csr_status remove_rule(csr_table *t, uint32_t target, uint32_t key_path,
+                              const csr_descriptor *d) {
+    Word_t key = binding_key(target, key_path);
+    binding *b;
+    csr_status status = lookup_binding(t, key, &b);
+    if (status != CSR_OK) return status;
+    int64_t found = b == NULL ? -1 : find_rule(t, b, d);
+    if (found < 0) return CSR_NOT_FOUND;
+    if (b->count == 1) return delete_binding(t, key, b);
+    rule r = take_rule(b, (uint32_t)found);
+    invalidate(t, b);
+    release_rule(t, &r);
     return CSR_OK;
 }
 
 csr_status csr_remove(csr_table *t, uint32_t target, uint32_t key_path,
                       const csr_descriptor *d) {
     if (t == NULL || !valid_descriptor(d)) return CSR_ERR_INVALID;
-    Word_t key = binding_key(target, key_path);
-    binding *b;
-    csr_status status = lookup_binding(t, key, &b);
-    if (status != CSR_OK) return status;
-    int32_t found = b == NULL ? -1 : find_rule(t, b, d);
-    if (found < 0) return CSR_NOT_FOUND;
-    if (b->count == 1) return delete_binding(t, key, b);
-    rule r = take_rule(b, found);
-    release_rule(t, &r);
-    invalidate(t, b->slot);
-    return CSR_OK;
-}
-
-csr_status csr_remove_binding(csr_table *t, uint32_t target, uint32_t key_path) {
-    if (t == NULL) return CSR_ERR_INVALID;
-    Word_t key = binding_key(target, key_path);
-    binding *b;
-    csr_status status = lookup_binding(t, key, &b);
-    if (status != CSR_OK) return status;
-    return b == NULL ? CSR_NOT_FOUND : delete_binding(t, key, b);
+    if (t->busy) return CSR_ERR_REENTRANT;
+    enter(t);
+    csr_status status = remove_rule(t, target, key_path, d);
+    leave(t);
+    return status;
 }
 
 /* Removes every binding with a key in [first, last]. */
@@ -730,14 +1010,27 @@ static csr_status remove_range(csr_table *t, Word_t first, Word_t last) {
     return error != CSR_OK ? error : status;
 }
 
-csr_status csr_remove_target(csr_table *t, uint32_t target) {
+csr_status csr_remove_binding(csr_table *t, uint32_t target, uint32_t key_path) {
     if (t == NULL) return CSR_ERR_INVALID;
-    return remove_range(t, binding_key(target, 0), binding_key(target, UINT32_MAX));
+    if (t->busy) return CSR_ERR_REENTRANT;
+    enter(t);
+    Word_t key = binding_key(target, key_path);
+    csr_status status = remove_range(t, key, key);
+    leave(t);
+    return status;
 }
 
-void csr_remove_all(csr_table *t) {
-    if (t == NULL) return;
-    csr_release_cache(t);
+csr_status csr_remove_target(csr_table *t, uint32_t target) {
+    if (t == NULL) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
+    enter(t);
+    csr_status status = remove_range(t, binding_key(target, 0), binding_key(target, UINT32_MAX));
+    leave(t);
+    return status;
+}
+
+static void remove_all(csr_table *t) {
+    release_caches(t);
     /* Free every binding, then the whole index at once: freeing an array never allocates. */
     Word_t key = 0;
     csr_status status = CSR_OK;
@@ -750,6 +1043,14 @@ void csr_remove_all(csr_table *t) {
     t->tombstones = 0;
     t->slot_count = 0;
     t->free_slot_count = 0;
+    free_scratch(t);
+}
+
+void csr_remove_all(csr_table *t) {
+    if (t == NULL || t->busy) return;
+    enter(t);
+    remove_all(t);
+    leave(t);
 }
 
 /* ---- queries --------------------------------------------------------------------------- */
@@ -757,17 +1058,28 @@ void csr_remove_all(csr_table *t) {
 csr_status csr_resolve(csr_table *t, uint32_t target, uint32_t key_path, uint64_t state,
                        csr_value *value) {
     if (t == NULL || value == NULL) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
     binding *b;
     csr_status status = lookup_binding(t, binding_key(target, key_path), &b);
     if (status != CSR_OK) return status;
-    uint32_t entry = ENTRY_NO_MATCH;
-    if (b != NULL) entry = cached_entry(t, full_cache_for(t, state, b->slot), b, state);
-    *value = entry_value(entry);
-    return entry == ENTRY_NO_MATCH ? CSR_NO_MATCH : CSR_OK;
+    csr_value v = CSR_NO_VALUE;
+    if (b != NULL) {
+        state_cache *cache = recent_cache(t, state);
+        const entry *e = cache == NULL ? NULL : warm_entry(t, cache, b->slot);
+        if (e != NULL && e->version == b->version) {
+            cache->item.referenced = true;
+            v = e->value;
+        } else {
+            v = resolve_cold(t, b, state);
+        }
+    }
+    *value = v;
+    return v == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK;
 }
 
 csr_status csr_slot(const csr_table *t, uint32_t target, uint32_t key_path, uint32_t *slot) {
     if (t == NULL || slot == NULL) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
     binding *b;
     csr_status status = lookup_binding(t, binding_key(target, key_path), &b);
     if (status != CSR_OK) return status;
@@ -776,39 +1088,40 @@ csr_status csr_slot(const csr_table *t, uint32_t target, uint32_t key_path, uint
     return CSR_OK;
 }
 
-/* csr_resolve_slot when the entry is not in a recent state's page: cold, kept out of line so
- * that the warm path needs no stack frame. */
+/* csr_resolve_slot off the warm path: invalid arguments, a call back, or a cache miss. */
 static __attribute__((noinline)) csr_status resolve_slot_slow(csr_table *t, uint32_t slot,
                                                               uint64_t state, csr_value *value) {
-    const binding *b = t->slots[slot];
-    uint32_t entry = cached_entry(t, full_cache_for(t, state, slot), b, state);
-    *value = entry_value(entry);
-    return entry == ENTRY_NO_MATCH ? CSR_NO_MATCH : CSR_OK;
+    if (t == NULL || value == NULL) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
+    if (slot >= t->slot_count || t->slots[slot] == NULL) return CSR_ERR_INVALID;
+    csr_value v = resolve_cold(t, t->slots[slot], state);
+    *value = v;
+    return v == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK;
 }
 
 csr_status csr_resolve_slot(csr_table *t, uint32_t slot, uint64_t state, csr_value *value) {
-    if (t == NULL || value == NULL || slot >= t->slot_count || t->slots[slot] == NULL)
-        return CSR_ERR_INVALID;
-    /* The warm path: the state's cache from `recent`, the entry from its page. */
-    const state_cache *cache = recent_cache(t, state);
-    uint32_t index = slot >> PAGE_SHIFT;
-    if (cache == NULL || cache->generation != t->generation || index >= cache->page_count ||
-        cache->pages[index] == NULL)
+    if (t == NULL || value == NULL || slot >= t->slot_limit || t->slots[slot] == NULL)
         return resolve_slot_slow(t, slot, state, value);
-    uint32_t entry = cache->pages[index][slot & (PAGE_ENTRIES - 1)];
-    if (entry == ENTRY_UNKNOWN) return resolve_slot_slow(t, slot, state, value);
-    *value = entry_value(entry);
-    return entry == ENTRY_NO_MATCH ? CSR_NO_MATCH : CSR_OK;
+    /* The warm path: the state's cache from `recent`, the entry from its page. */
+    const binding *b = t->slots[slot];
+    state_cache *cache = recent_cache(t, state);
+    const entry *e = cache == NULL ? NULL : warm_entry(t, cache, slot);
+    if (e == NULL || e->version != b->version) return resolve_slot_slow(t, slot, state, value);
+    cache->item.referenced = true;
+    *value = e->value;
+    return e->value == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK;
 }
 
 csr_status csr_explain(csr_table *t, uint32_t target, uint32_t key_path, uint64_t state,
                        csr_candidate *candidates, size_t capacity, size_t *count) {
     if (t == NULL || count == NULL || (candidates == NULL && capacity > 0))
         return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
     binding *b;
     csr_status status = lookup_binding(t, binding_key(target, key_path), &b);
     if (status != CSR_OK) return status;
     *count = b == NULL ? 0 : b->count;
+    enter(t);
     for (size_t i = 0; i < *count && i < capacity; i++) {
         const rule *r = &b->rules[i];
         candidates[i] = (csr_candidate){
@@ -821,27 +1134,26 @@ csr_status csr_explain(csr_table *t, uint32_t target, uint32_t key_path, uint64_
             .matched = rule_matches(t, r, state),
         };
     }
+    leave(t);
     return CSR_OK;
 }
 
-/* Walks every binding in key order; with `list` NULL only counts the changes. */
-static csr_status collect_changes(csr_table *t, uint64_t from, uint64_t to, diff_list *list,
-                                  size_t *count) {
+/* Walks every binding in key order, writing at most `capacity` changes to `out` (none when
+ * NULL); `*count` is the number of changes. */
+static csr_status collect_changes(csr_table *t, state_cache *from_cache, uint64_t from,
+                                  state_cache *to_cache, uint64_t to, csr_change *out,
+                                  size_t capacity, size_t *count) {
     size_t n = 0;
-    uint32_t last_slot = t->slot_count > 0 ? t->slot_count - 1 : 0;
-    state_cache *from_cache = full_cache_for(t, from, last_slot);
-    state_cache *to_cache = full_cache_for(t, to, last_slot);
     Word_t key = 0;
     csr_status status = CSR_OK;
     for (const binding *b = next_binding(t, &key, true, &status); b != NULL;
          b = next_binding(t, &key, false, &status)) {
-        uint32_t old_entry = cached_entry(t, from_cache, b, from);
-        uint32_t new_entry = cached_entry(t, to_cache, b, to);
-        if (old_entry == new_entry) continue;
-        if (list != NULL)
-            list->changes[n] = (csr_change){(uint32_t)(key >> 32), (uint32_t)key,
-                                            entry_value(old_entry), entry_value(new_entry),
-                                            b->slot};
+        csr_value old_value = cached_value(t, from_cache, b, from);
+        csr_value new_value = cached_value(t, to_cache, b, to);
+        if (old_value == new_value) continue;
+        if (n < capacity)
+            out[n] = (csr_change){(uint32_t)(key >> 32), (uint32_t)key, old_value, new_value,
+                                  b->slot};
         n++;
     }
     *count = n;
@@ -854,54 +1166,70 @@ static void remember_diff(csr_table *t, unsigned recent, uint64_t from, uint64_t
     t->recent_diffs[recent].from = from;
     t->recent_diffs[recent].to = to;
     t->recent_diffs[recent].list = list;
-    t->recent_diffs[recent].generation = t->generation;
+}
+
+/* csr_diff when `recent_diffs` missed: the list from the index, or computed and cached (or,
+ * when it does not fit in the budget, kept as `scratch`). */
+static csr_status diff_cold(csr_table *t, uint64_t from, uint64_t to, unsigned recent,
+                            diff_list **out) {
+    item **found = index_find(t, ITEM_DIFF, from, to);
+    if (found != NULL) {
+        diff_list *list = (diff_list *)*found;
+        if (list->epoch == t->epoch) {
+            remember_diff(t, recent, from, to, list);
+            *out = list;
+            return CSR_OK;
+        }
+        free_item(t, &list->item); /* stale: computed again below */
+    }
+    state_cache *from_cache = cache_for(t, from);
+    t->pinned[0] = from_cache == NULL ? NULL : &from_cache->item;
+    state_cache *to_cache = cache_for(t, to);
+    t->pinned[1] = to_cache == NULL ? NULL : &to_cache->item;
+    size_t n;
+    csr_status status = collect_changes(t, from_cache, from, to_cache, to, NULL, 0, &n);
+    if (status != CSR_OK) return status;
+    size_t bytes = array_bytes(sizeof(diff_list), n, sizeof(csr_change));
+    bool cacheable = make_room(t, bytes);
+    diff_list *list = allocate(bytes, cacheable ? &t->cache_words : &t->scratch_words);
+    if (list == NULL) return CSR_ERR_NOMEM;
+    list->item.bytes = bytes;
+    list->epoch = t->epoch;
+    status = collect_changes(t, from_cache, from, to_cache, to, list->changes, n, &list->count);
+    if (status == CSR_OK && list->count > n) list->count = n; /* only an impure predicate */
+    if (status == CSR_OK && cacheable && add_item(t, &list->item, ITEM_DIFF, from, to, bytes)) {
+        t->diff_count++;
+        t->current_diffs++;
+        remember_diff(t, recent, from, to, list);
+        *out = list;
+        return CSR_OK;
+    }
+    if (cacheable) { /* allocated within the budget, but could not join the index */
+        t->cache_words -= words_for(bytes);
+        t->scratch_words += words_for(bytes);
+    }
+    t->scratch = list;
+    *out = list;
+    return status;
 }
 
 csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change **changes,
                     size_t *count) {
     if (t == NULL || changes == NULL || count == NULL) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
     free_scratch(t);
+    t->kept = NULL;
     unsigned recent = recent_diff_slot(from, to);
     diff_list *list = t->recent_diffs[recent].list;
-    if (list != NULL && t->recent_diffs[recent].from == from && t->recent_diffs[recent].to == to &&
-        t->recent_diffs[recent].generation == t->generation) {
-        *changes = list->changes;
-        *count = list->count;
-        return CSR_OK;
+    if (list == NULL || t->recent_diffs[recent].from != from || t->recent_diffs[recent].to != to ||
+        list->epoch != t->epoch) {
+        enter(t);
+        csr_status status = diff_cold(t, from, to, recent, &list);
+        leave(t);
+        if (status != CSR_OK) return status;
     }
-    JError_t error;
-    state_cache *cache = cache_for(t, from);
-    if (cache != NULL) {
-        PPvoid_t p = JudyLGet(cache->diffs, (Word_t)to, &error);
-        if (p == PPJERR) return CSR_ERR_JUDY;
-        if (p != NULL) {
-            list = *p;
-            remember_diff(t, recent, from, to, list);
-            *changes = list->changes;
-            *count = list->count;
-            return CSR_OK;
-        }
-    }
-    size_t n;
-    csr_status status = collect_changes(t, from, to, NULL, &n);
-    if (status != CSR_OK) return status;
-    list = allocate(sizeof(diff_list) + n * sizeof(csr_change), &t->cache_words);
-    if (list == NULL) return CSR_ERR_NOMEM;
-    list->count = n;
-    status = collect_changes(t, from, to, list, &n);
-    if (status != CSR_OK) {
-        deallocate(list, sizeof(diff_list) + list->count * sizeof(csr_change), &t->cache_words);
-        return status;
-    }
-    /* Cache it under `from` (looked up again: resolving may have replaced the cache). */
-    cache = cache_for(t, from);
-    PPvoid_t p = cache == NULL ? PPJERR : JudyLIns(&cache->diffs, (Word_t)to, &error);
-    if (p == PPJERR) {
-        t->scratch = list; /* uncached: valid until the next call, like a cached one */
-    } else {
-        *p = list;
-        remember_diff(t, recent, from, to, list);
-    }
+    list->item.referenced = true;
+    if (list != t->scratch) t->kept = &list->item;
     *changes = list->changes;
     *count = list->count;
     return CSR_OK;

@@ -35,6 +35,7 @@ int main(void) {
         memset(&model, 0, sizeof model);
         csr_table *table = NULL;
         if (csr_table_create(&table, count_release, NULL) != CSR_OK) return 2;
+        if (round == 2 && csr_set_cache_budget(table, 6000) != CSR_OK) return 2; /* evictions */
         const csr_mode modes[] = {CSR_EXACTLY, CSR_CONTAINING, CSR_NOT_CONTAINING,
                                   CSR_CONTAINING_ANY, CSR_CONTAINING_NONE, CSR_CUSTOM};
         csr_value value = 0;
@@ -47,6 +48,11 @@ int main(void) {
                     ref_set(&model, t, k, &d, value);
                 }
         check(table, &model, "after filling");
+        for (uint64_t state = 0; state < 64; state++) { /* more states than a small budget holds */
+            csr_value v;
+            csr_resolve(table, 1, 1, state << 3, &v);
+            if (v != ref_resolve(&model, 1, 1, state << 3)) failures++;
+        }
         /* Mutate: replace, remove one, remove a binding, a target. */
         csr_descriptor d = ref_descriptor(CSR_CONTAINING, 1, 600, 0);
         csr_set(table, 1, 1, &d, ++value), ref_set(&model, 1, 1, &d, value);

@@ -11,7 +11,7 @@ bool ref_predicate_matches(uint64_t id, uint64_t state) {
 }
 
 bool ref_predicate(uint64_t state, void *context) {
-    return ref_predicate_matches((uint64_t)(uintptr_t)context, state);
+    return ref_predicate_matches((uint64_t)(uintptr_t)context & 3, state);
 }
 
 csr_descriptor ref_descriptor(csr_mode mode, uint64_t mask, int32_t priority, uint64_t predicate_id) {
@@ -90,6 +90,41 @@ csr_value ref_resolve(const ref_model *m, uint32_t t, uint32_t k, uint64_t state
             best = r;
     }
     return best == NULL ? CSR_NO_VALUE : best->value;
+}
+
+void ref_reset(ref_model *m) {
+    memset(m->count, 0, sizeof m->count);
+    m->sequence = 0;
+}
+
+/* Whether a comes before b in resolution order. */
+static bool before(const ref_rule *a, const ref_rule *b) {
+    return a->descriptor.priority > b->descriptor.priority ||
+           (a->descriptor.priority == b->descriptor.priority && a->sequence > b->sequence);
+}
+
+size_t ref_explain(const ref_model *m, uint32_t t, uint32_t k, uint64_t state,
+                   csr_candidate *out, size_t capacity) {
+    const ref_rule *order[REF_MAX_RULES];
+    int n = m->count[t][k];
+    for (int i = 0; i < n; i++) { /* insertion sort */
+        int j = i;
+        for (; j > 0 && before(&m->rules[t][k][i], order[j - 1]); j--) order[j] = order[j - 1];
+        order[j] = &m->rules[t][k][i];
+    }
+    for (int i = 0; i < n && (size_t)i < capacity; i++) {
+        const ref_rule *r = order[i];
+        out[i] = (csr_candidate){
+            .mode = r->descriptor.mode,
+            .mask = r->descriptor.mask,
+            .priority = r->descriptor.priority,
+            .predicate_id = r->descriptor.mode == CSR_CUSTOM ? r->descriptor.predicate_id : 0,
+            .sequence = r->sequence,
+            .value = r->value,
+            .matched = matches(&r->descriptor, state),
+        };
+    }
+    return (size_t)n;
 }
 
 size_t ref_rule_count(const ref_model *m) {

@@ -12,8 +12,11 @@
 
 #include "CStateResolver.h"
 
-#define REF_TARGETS 4
-#define REF_KEY_PATHS 4
+/* 320 bindings: more than 256, so that tables with live bindings compact their index and state
+ * caches span several pages and middle tables. */
+#define REF_TARGETS 40
+#define REF_KEY_PATHS 8
+#define REF_BINDINGS (REF_TARGETS * REF_KEY_PATHS)
 #define REF_MAX_RULES 48
 
 typedef struct ref_rule {
@@ -28,7 +31,8 @@ typedef struct ref_model {
     uint64_t sequence;
 } ref_model;
 
-/// The predicates the checks use, by id 1–3; the context is unused.
+/// The predicates the checks use, by id 1–3: the context's two low bits (the rest is free for
+/// the caller to tell contexts apart).
 bool ref_predicate(uint64_t state, void *context);
 bool ref_predicate_matches(uint64_t id, uint64_t state);
 csr_descriptor ref_descriptor(csr_mode mode, uint64_t mask, int32_t priority, uint64_t predicate_id);
@@ -40,9 +44,15 @@ bool ref_remove(ref_model *m, uint32_t t, uint32_t k, const csr_descriptor *d);
 bool ref_remove_binding(ref_model *m, uint32_t t, uint32_t k);
 bool ref_remove_target(ref_model *m, uint32_t t);
 void ref_remove_all(ref_model *m);
+/// Empties the model (rule counts and sequence only: cheap).
+void ref_reset(ref_model *m);
 /// The winning value, or CSR_NO_VALUE.
 csr_value ref_resolve(const ref_model *m, uint32_t t, uint32_t k, uint64_t state);
 size_t ref_rule_count(const ref_model *m);
+/// The rules of (t, k) in resolution order, as csr_explain lists them: writes at most
+/// `capacity`, returns the number of rules.
+size_t ref_explain(const ref_model *m, uint32_t t, uint32_t k, uint64_t state,
+                   csr_candidate *out, size_t capacity);
 
 /// Compares the table with the model in `state`: every resolve, and the diff to `other`.
 /// Returns NULL when they agree, or a description of the first mismatch.

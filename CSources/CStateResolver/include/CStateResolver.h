@@ -5,13 +5,18 @@
  * descriptor (a match mode, a mask and a priority). Resolving a pair in a state returns the value
  * handle of the winning rule: the matching rule with the highest priority, ties going to the rule
  * set most recently. Resolutions are cached per state, and the list of pairs whose value differs
- * between two states (what an apply needs) is cached per pair of states; any rule mutation
- * invalidates exactly the entries it affects.
+ * between two states (what an apply needs) is cached per pair of states. A rule mutation
+ * invalidates the mutated pair's resolutions and every cached diff, in constant time whatever
+ * the number of cached states. The caches live within a memory budget (csr_set_cache_budget):
+ * the least recently used states and diffs are evicted to stay within it, and a cache that
+ * cannot grow only makes a call slower, never wrong.
  *
  * Every exported name starts with `csr_`. Judy is an implementation detail and stays out of this
  * header. The library never prints, aborts or exits: every failure comes back as a csr_status, and
  * a failed allocation leaves the table as it was before the call. A table is not thread-safe: its
- * owner serialises access.
+ * owner serialises access. The callbacks (release function, custom predicates) must not call
+ * back into their table: such a call does nothing and returns CSR_ERR_REENTRANT (a void function
+ * just returns); only csr_get_stats answers.
  */
 #ifndef CSTATERESOLVER_H
 #define CSTATERESOLVER_H
@@ -43,13 +48,17 @@ typedef enum csr_status {
     CSR_NO_MATCH = 1,
     /// `csr_remove*`: there was nothing to remove. The table is unchanged.
     CSR_NOT_FOUND = 2,
-    /// An allocation failed. The table is unchanged and still usable.
+    /// An allocation failed, or the size it needed does not fit in a size_t (a capacity cannot
+    /// double any further). The table is unchanged and still usable.
     CSR_ERR_NOMEM = -1,
     /// Judy reported an error other than a failed allocation (a corrupt array).
     CSR_ERR_JUDY = -2,
     /// An argument is invalid: a null pointer, an unknown mode, a value handle above
     /// CSR_VALUE_MAX, or a custom mode without a predicate.
     CSR_ERR_INVALID = -3,
+    /// Called from one of the table's own callbacks (a release function or a custom predicate)
+    /// while the table is running it. Nothing was done.
+    CSR_ERR_REENTRANT = -4,
 } csr_status;
 
 /// How a rule's mask is matched against a state S.
@@ -68,12 +77,14 @@ typedef enum csr_mode {
     CSR_CUSTOM = 5,
 } csr_mode;
 
-/// A custom match: returns whether `state` matches. Must not call back into the table.
+/// A custom match: returns whether `state` matches. Must not call back into the table (such a
+/// call returns CSR_ERR_REENTRANT).
 typedef bool (*csr_predicate_fn)(uint64_t state, void *context);
 
 /// Called once for every value handle (and custom predicate context) the table lets go of:
 /// when a rule is replaced, removed, or the table destroyed. `predicate_context` is the
-/// context of a dropped custom predicate, or NULL. Must not call back into the table.
+/// context of a dropped custom predicate, or NULL. Must not call back into the table (such a
+/// call returns CSR_ERR_REENTRANT).
 typedef void (*csr_release_fn)(csr_value value, void *predicate_context, void *context);
 
 /// A state descriptor. Its identity is (mode, mask, priority, predicate_id); for a non-custom
@@ -116,22 +127,40 @@ typedef struct csr_change {
 typedef struct csr_stats {
     size_t rules;
     size_t bindings;
+    /// States with a resolution cache (current or kept for reuse after csr_clear_cache).
     size_t cached_states;
+    /// Cached diffs still valid (a mutation or csr_clear_cache makes every diff stale).
     size_t cached_diffs;
     /// Bytes in the rule indexes (JudyLMemUsed) plus the rule storage.
     size_t rule_bytes;
-    /// Bytes in the resolution and diff caches (Judy plus cache storage).
+    /// Bytes in the resolution and diff caches, their index included. At most `cache_budget`,
+    /// plus the result of the last csr_diff when it did not fit in the budget (held until the
+    /// next call that may change it).
     size_t cache_bytes;
+    /// The limit on cache_bytes (see csr_set_cache_budget).
+    size_t cache_budget;
+    /// Cached states and diffs evicted to stay within the budget since the table was made.
+    size_t evictions;
 } csr_stats;
+
+/// The cache budget of a new table: 16 MiB. A state that has resolved every binding of a table
+/// costs about 8.3 bytes per binding, and a diff 24 bytes per changed pair: 16 MiB keeps ~200
+/// fully resolved states of a 10,000-binding table (or ~15,000 states of a one-binding table)
+/// with their diffs, far more than the states one control visits, while a stream of
+/// ever-new states (1M states of one binding took 1 GB before there was a budget) stays
+/// within a size an application does not notice.
+#define CSR_DEFAULT_CACHE_BUDGET ((size_t)16 << 20)
 
 /// Creates an empty table. `release` may be NULL.
 csr_status csr_table_create(csr_table **out, csr_release_fn release, void *release_context);
 
-/// Releases every rule (calling the release function) and frees the table. NULL is ignored.
+/// Releases every rule (calling the release function) and frees the table. NULL is ignored, and
+/// so is a call from one of the table's callbacks.
 void csr_table_destroy(csr_table *table);
 
 /// Sets the rule (target, key_path, descriptor) to `value`. A rule with the same identity is
-/// replaced: its old value is released and it counts as the most recently set.
+/// replaced: its old value is released and it counts as the most recently set. O(rules of the
+/// pair) plus one index update; the caches are invalidated in O(1).
 csr_status csr_set(csr_table *table, uint32_t target, uint32_t key_path,
                    const csr_descriptor *descriptor, csr_value value);
 
@@ -150,8 +179,9 @@ csr_status csr_remove_target(csr_table *table, uint32_t target);
 void csr_remove_all(csr_table *table);
 
 /// Resolves (target, key_path) in `state`: CSR_OK with the winner's value in `*value`, or
-/// CSR_NO_MATCH with CSR_NO_VALUE. A state resolved before costs two lookups; the cache grows
-/// on the way but a cache that cannot grow only makes the call slower, never fail.
+/// CSR_NO_MATCH with CSR_NO_VALUE. A state resolved before (and not evicted since) costs two
+/// lookups; the cache grows on the way, within the budget, but a cache that cannot grow only
+/// makes the call slower, never fail.
 csr_status csr_resolve(csr_table *table, uint32_t target, uint32_t key_path, uint64_t state,
                        csr_value *value);
 
@@ -160,7 +190,8 @@ csr_status csr_resolve(csr_table *table, uint32_t target, uint32_t key_path, uin
 csr_status csr_slot(const csr_table *table, uint32_t target, uint32_t key_path, uint32_t *slot);
 
 /// `csr_resolve` for the pair holding `slot`, without the pair lookup: a state resolved before
-/// costs one cache probe and an array read. CSR_ERR_INVALID when no pair holds `slot`.
+/// costs one cache probe and three array reads (its page table). CSR_ERR_INVALID when no pair
+/// holds `slot`.
 csr_status csr_resolve_slot(csr_table *table, uint32_t slot, uint64_t state, csr_value *value);
 
 /// Lists the rules of (target, key_path) in resolution order (priority descending, then most
@@ -171,18 +202,28 @@ csr_status csr_explain(csr_table *table, uint32_t target, uint32_t key_path, uin
 
 /// The pairs whose resolved value differs between `from` and `to`, in ascending
 /// (target, key_path) order. `*changes` points into the table and stays valid until the next
-/// call on the table.
+/// csr_diff, mutation (csr_set, csr_remove*), csr_clear_cache, csr_release_cache or
+/// csr_set_cache_budget call on the table: resolving (which may evict other caches), csr_slot,
+/// csr_explain and csr_get_stats leave it in place. A pair of states diffed before (and not
+/// evicted since) costs one probe.
 csr_status csr_diff(csr_table *table, uint64_t from, uint64_t to, const csr_change **changes,
                     size_t *count);
 
 /// Forgets every cached resolution and diff; the cache keeps its memory for reuse, so the next
-/// resolution of a state is a cold one (computed from the rules) without allocating.
+/// resolution of a state is a cold one (computed from the rules) without allocating. O(1).
 void csr_clear_cache(csr_table *table);
 
-/// Forgets every cached resolution and diff and frees the cache's memory.
+/// Forgets every cached resolution and diff and frees the cache's memory. O(cached items).
 void csr_release_cache(csr_table *table);
 
-/// Fills `*stats`.
+/// Limits the memory of the resolution and diff caches to `bytes` (CSR_DEFAULT_CACHE_BUDGET
+/// for a new table), evicting the least recently used states and diffs (CLOCK) at once if they
+/// hold more. When a new cache would exceed the budget, others are evicted first; when even
+/// that leaves no room the call computes without caching. 0 disables caching. Results never
+/// depend on the budget, only the speed of calls. CSR_ERR_INVALID for a NULL table.
+csr_status csr_set_cache_budget(csr_table *table, size_t bytes);
+
+/// Fills `*stats`. O(1). The one call a callback may make on its table.
 void csr_get_stats(const csr_table *table, csr_stats *stats);
 
 #ifdef __cplusplus

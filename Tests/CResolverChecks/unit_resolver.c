@@ -1,0 +1,307 @@
+/*
+ * Unit checks of the C resolver's internals (make c-checks, under ASan and UBSan): it includes
+ * CStateResolver.c to reach the static helpers. Covers
+ *   - every size computation with capacities near 2^32 and sizes near SIZE_MAX: each fails with
+ *     CSR_ERR_NOMEM (no wrapped, small allocation, no copy past an array);
+ *   - the wrap of the binding version clock;
+ *   - 1M distinct states of one binding within the cache budget, and a csr_set afterwards that
+ *     touches no cache: it allocates and frees nothing, and every cache counter stays put (not
+ *     a timed test: before, the set walked the million caches);
+ *   - a state's cache proportional to what it holds in a table of 300,000 bindings;
+ *   - budgets: 0, tiny, lowered, and the results under each.
+ * JudyMalloc/JudyFree are replaced here: they refuse huge requests (as malloc would, but
+ * without ASan's abort) and count calls. Exits non-zero on the first failed check.
+ */
+#include "../../CSources/CStateResolver/CStateResolver.c"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static size_t mallocs, frees, refused, largest_request;
+
+Word_t JudyMalloc(Word_t words) {
+    if (words > largest_request) largest_request = words;
+    if (words > ((Word_t)1 << 27)) { /* 1 GiB: nothing this test makes legitimately */
+        refused++;
+        return 0;
+    }
+    mallocs++;
+    return (Word_t)malloc(words * sizeof(Word_t));
+}
+void JudyFree(void *p, Word_t words) {
+    (void)words;
+    frees++;
+    free(p);
+}
+Word_t JudyMallocVirtual(Word_t words) { return JudyMalloc(words); }
+void JudyFreeVirtual(void *p, Word_t words) { JudyFree(p, words); }
+
+static int failures;
+#define CHECK(condition)                                                                   \
+    do {                                                                                   \
+        if (!(condition)) {                                                                \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #condition);  \
+            failures++;                                                                    \
+        }                                                                                  \
+    } while (0)
+
+static csr_descriptor plain(csr_mode mode, uint64_t mask, int32_t priority) {
+    return (csr_descriptor){mode, mask, priority, NULL, NULL, 0};
+}
+
+static csr_value resolve(csr_table *t, uint32_t target, uint32_t key_path, uint64_t state) {
+    csr_value value = 0;
+    csr_status status = csr_resolve(t, target, key_path, state, &value);
+    CHECK(status == CSR_OK || status == CSR_NO_MATCH);
+    return value;
+}
+
+static void test_size_helpers(void) {
+    CHECK(array_bytes(0, SIZE_MAX / 2, 3) == SIZE_MAX);
+    CHECK(array_bytes(SIZE_MAX - 4, 1, 8) == SIZE_MAX);
+    CHECK(array_bytes(16, 4, 24) == 112);
+    CHECK(doubled(0, 8, UINT32_MAX) == 8);
+    CHECK(doubled(1u << 30, 8, UINT32_MAX) == 1u << 31);
+    CHECK(doubled(1u << 31, 8, UINT32_MAX) == UINT32_MAX);
+    CHECK(doubled(UINT32_MAX, 8, UINT32_MAX) == UINT32_MAX);
+    size_t counter = 0, before = mallocs;
+    CHECK(allocate(SIZE_MAX, &counter) == NULL && counter == 0 && mallocs == before);
+    CHECK(allocate(MAX_ALLOCATION + 1, &counter) == NULL && mallocs == before);
+    void *array = NULL;
+    CHECK(grow(&array, 0, SIZE_MAX / 8, 16, &counter) == CSR_ERR_NOMEM && array == NULL);
+    CHECK(counter == 0 && mallocs == before);
+}
+
+static void test_capacity_overflow(void) {
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    csr_descriptor d = plain(CSR_CONTAINING, 1, 1);
+    CHECK(csr_set(t, 1, 1, &d, 7) == CSR_OK);
+    binding *b = t->slots[0];
+
+    /* reserve_slot: 2^31 slots doubles to 2^32 - 1 (32 GiB of pointers, refused), never 0. */
+    uint32_t saved_count = t->slot_count, saved_capacity = t->slot_capacity, slot = 0;
+    t->slot_count = t->slot_capacity = 1u << 31;
+    size_t before = refused;
+    CHECK(reserve_slot(t, &slot) == CSR_ERR_NOMEM);
+    CHECK(refused == before + 1 && t->slot_capacity == 1u << 31);
+    CHECK(largest_request >= ((size_t)UINT32_MAX * sizeof(binding *)) / sizeof(Word_t));
+    t->slot_count = t->slot_capacity = UINT32_MAX;
+    CHECK(reserve_slot(t, &slot) == CSR_ERR_NOMEM);
+    t->slot_count = saved_count, t->slot_capacity = saved_capacity;
+
+    /* csr_set's rule array: 2^31 rules grow to 2^32 - 1 (refused); at 2^32 - 1 they cannot. */
+    binding full = *b;
+    rule *rules = NULL;
+    uint32_t capacity = 0;
+    full.count = full.capacity = 1u << 31;
+    before = refused;
+    CHECK(reserve_rule(t, &full, &rules, &capacity) == CSR_ERR_NOMEM && rules == NULL);
+    CHECK(refused == before + 1 && capacity == UINT32_MAX);
+    full.count = full.capacity = UINT32_MAX;
+    CHECK(reserve_rule(t, &full, &rules, &capacity) == CSR_ERR_NOMEM && refused == before + 1);
+
+    /* reserve_predicate: index UINT32_MAX is the sentinel and never handed out. */
+    t->pred_count = t->pred_capacity = 1u << 31;
+    before = refused;
+    CHECK(reserve_predicate(t) == NO_PREDICATE && refused == before + 1);
+    t->pred_count = t->pred_capacity = UINT32_MAX;
+    CHECK(reserve_predicate(t) == NO_PREDICATE && refused == before + 1);
+    t->pred_count = t->pred_capacity = 0;
+
+    /* A diff of more changes than a size_t can hold, and a root of 2^32 middle tables. */
+    CHECK(allocate(array_bytes(sizeof(diff_list), SIZE_MAX / 16, sizeof(csr_change)), &t->scratch_words) == NULL);
+    CHECK(array_bytes(0, (size_t)UINT32_MAX + 1, sizeof(page **)) == ((size_t)UINT32_MAX + 1) * 8);
+
+    CHECK(resolve(t, 1, 1, 1) == 7); /* the table is as it was */
+    csr_stats s;
+    csr_get_stats(t, &s);
+    CHECK(s.rules == 1 && s.bindings == 1);
+    csr_table_destroy(t);
+}
+
+static void test_version_clock_wraps(void) {
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    csr_descriptor on = plain(CSR_CONTAINING, 1, 1), off = plain(CSR_CONTAINING_NONE, 1, 1);
+    for (uint32_t k = 0; k < 3; k++) CHECK(csr_set(t, 1, k, &on, k) == CSR_OK);
+    CHECK(resolve(t, 1, 0, 1) == 0 && resolve(t, 1, 1, 1) == 1 && resolve(t, 1, 2, 0) == CSR_NO_VALUE);
+    t->clock = UINT32_MAX - 1;
+    for (uint32_t round = 0; round < 4; round++) { /* crosses the wrap */
+        csr_value value = 100 + round;
+        CHECK(csr_set(t, 1, round % 3, &off, value) == CSR_OK);
+        CHECK(resolve(t, 1, round % 3, 0) == value);
+        CHECK(resolve(t, 1, round % 3, 1) == round % 3);
+        CHECK(csr_remove(t, 1, round % 3, &off) == CSR_OK);
+        CHECK(resolve(t, 1, round % 3, 0) == CSR_NO_VALUE);
+        for (uint32_t k = 0; k < 3; k++) CHECK(resolve(t, 1, k, 1) == k);
+    }
+    CHECK(t->clock < 100);
+    csr_table_destroy(t);
+}
+
+/* Item 8 of "Bounded memory under churn": churn through a million states of one binding. */
+static void test_million_states(void) {
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    csr_descriptor odd = plain(CSR_CONTAINING, 1, 1), any = plain(CSR_CONTAINING, 0, 0);
+    CHECK(csr_set(t, 1, 1, &odd, 1) == CSR_OK && csr_set(t, 1, 1, &any, 2) == CSR_OK);
+    csr_stats s;
+    size_t peak = 0;
+    for (uint64_t state = 0; state < 1000000; state++) {
+        CHECK(resolve(t, 1, 1, state) == (state & 1 ? 1 : 2));
+        if (state % 4096 == 0) {
+            csr_get_stats(t, &s);
+            if (s.cache_bytes > peak) peak = s.cache_bytes;
+        }
+    }
+    csr_get_stats(t, &s);
+    CHECK(peak <= CSR_DEFAULT_CACHE_BUDGET && s.cache_bytes <= CSR_DEFAULT_CACHE_BUDGET);
+    CHECK(s.cache_budget == CSR_DEFAULT_CACHE_BUDGET);
+    CHECK(s.cached_states > 10000 && s.cached_states < 20000);
+    CHECK(s.evictions + s.cached_states == 1000000);
+    printf("1M states of one binding: %zu cached in %zu bytes (budget %zu), %zu evicted\n",
+           s.cached_states, s.cache_bytes, s.cache_budget, s.evictions);
+    /* A set now visits no cache: nothing allocated or freed, every cache counter unchanged. */
+    csr_descriptor even = plain(CSR_CONTAINING_NONE, 1, 5);
+    size_t allocated = mallocs, freed = frees;
+    CHECK(csr_set(t, 1, 1, &even, 3) == CSR_OK); /* a third rule: the rule array doubles */
+    CHECK(mallocs == allocated + 1 && frees == freed + 1);
+    for (int i = 0; i < 100; i++) CHECK(csr_set(t, 1, 1, &even, 3 + i % 2) == CSR_OK);
+    CHECK(mallocs == allocated + 1 && frees == freed + 1);
+    csr_stats after;
+    csr_get_stats(t, &after);
+    CHECK(after.cached_states == s.cached_states && after.evictions == s.evictions);
+    CHECK(after.cache_bytes == s.cache_bytes);
+    CHECK(resolve(t, 1, 1, 999998) == 4 && resolve(t, 1, 1, 999999) == 1);
+    CHECK(csr_remove(t, 1, 1, &even) == CSR_OK && resolve(t, 1, 1, 999998) == 2);
+    csr_table_destroy(t);
+}
+
+/* A state's cache holds what it resolved: one binding of 300,000 costs about 1.1 KB. */
+static void test_cache_proportional(void) {
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    csr_descriptor d = plain(CSR_CONTAINING, 0, 0);
+    const uint32_t n = 300000;
+    for (uint32_t k = 0; k < n; k++) CHECK(csr_set(t, k / 8, k % 8, &d, k) == CSR_OK);
+    CHECK(resolve(t, 0, 0, 42) == 0); /* the index and a first state */
+    csr_stats before, after;
+    csr_get_stats(t, &before);
+    CHECK(resolve(t, (n - 1) / 8, (n - 1) % 8, 43) == n - 1); /* the highest slot, new state */
+    csr_get_stats(t, &after);
+    size_t cost = after.cache_bytes - before.cache_bytes;
+    printf("a new state resolving slot %u of %u: %zu bytes\n", n - 1, n, cost);
+    CHECK(cost <= sizeof(state_cache) + 80 * sizeof(void *) + MID_BYTES + sizeof(page) + 64);
+    /* Resolving all of them costs ~8.2 bytes each. */
+    const csr_change *changes;
+    size_t count;
+    CHECK(csr_diff(t, 43, 44, &changes, &count) == CSR_OK && count == 0);
+    csr_get_stats(t, &after);
+    CHECK(after.cache_bytes - before.cache_bytes < 2 * (size_t)n * 9);
+    csr_table_destroy(t);
+}
+
+static void test_budgets(void) {
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    CHECK(csr_set_cache_budget(NULL, 0) == CSR_ERR_INVALID);
+    csr_descriptor d = plain(CSR_CONTAINING, 2, 0);
+    for (uint32_t k = 0; k < 100; k++) CHECK(csr_set(t, k, 0, &d, k) == CSR_OK);
+    csr_stats s;
+    for (size_t budget = 0; budget <= 8192; budget += budget < 2048 ? 512 : 4096) {
+        CHECK(csr_set_cache_budget(t, budget) == CSR_OK);
+        for (uint64_t state = 0; state < 64; state++) {
+            for (uint32_t k = 0; k < 100; k += 7)
+                CHECK(resolve(t, k, 0, state) == (state & 2 ? k : CSR_NO_VALUE));
+            csr_value value = 0;
+            CHECK(csr_resolve_slot(t, 5, state, &value) == (state & 2 ? CSR_OK : CSR_NO_MATCH));
+            const csr_change *changes;
+            size_t count;
+            CHECK(csr_diff(t, state, state ^ 2, &changes, &count) == CSR_OK && count == 100);
+            CHECK(changes[99].target == 99 && changes[99].new_value == (state & 2 ? CSR_NO_VALUE : 99));
+            csr_get_stats(t, &s);
+            CHECK(s.cache_bytes <= budget + sizeof(diff_list) + 100 * sizeof(csr_change) + 8);
+        }
+        if (budget == 0) CHECK(s.cached_states == 0 && s.cached_diffs == 0);
+    }
+    CHECK(csr_set_cache_budget(t, SIZE_MAX) == CSR_OK);
+    for (uint64_t state = 0; state < 64; state++) (void)resolve(t, 1, 0, state);
+    csr_get_stats(t, &s);
+    CHECK(s.cached_states == 64);
+    CHECK(csr_set_cache_budget(t, 4000) == CSR_OK); /* lowering evicts at once */
+    csr_get_stats(t, &s);
+    CHECK(s.cache_bytes <= 4000 && s.cached_states < 64);
+    CHECK(csr_set_cache_budget(t, 8) == CSR_OK); /* below the index itself: everything goes */
+    csr_get_stats(t, &s);
+    CHECK(s.cache_bytes == 0 && s.cached_states == 0);
+    csr_table_destroy(t);
+}
+
+/* More diffs than `recent_diffs` holds: the others come from the index, still current. */
+static void test_diffs_from_the_index(void) {
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    csr_descriptor d = plain(CSR_CONTAINING, 1, 0);
+    CHECK(csr_set(t, 3, 4, &d, 9) == CSR_OK);
+    for (int round = 0; round < 2; round++)
+        for (uint64_t s = 0; s < 300; s++) {
+            const csr_change *changes;
+            size_t count;
+            CHECK(csr_diff(t, s, s + 1, &changes, &count) == CSR_OK && count == 1);
+            CHECK(changes[0].target == 3 && changes[0].key_path == 4 && changes[0].slot == 0);
+            CHECK(changes[0].new_value == (s & 1 ? CSR_NO_VALUE : 9));
+        }
+    csr_stats s;
+    csr_get_stats(t, &s);
+    CHECK(s.cached_diffs == 300 && s.evictions == 0);
+    size_t count;
+    csr_candidate candidate;
+    CHECK(csr_explain(t, 3, 4, 0, NULL, 1, &count) == CSR_ERR_INVALID);
+    CHECK(csr_explain(t, 3, 4, 0, &candidate, 1, NULL) == CSR_ERR_INVALID);
+    CHECK(csr_explain(NULL, 3, 4, 0, &candidate, 1, &count) == CSR_ERR_INVALID);
+    CHECK(csr_explain(t, 3, 4, 1, &candidate, 1, &count) == CSR_OK && count == 1 && candidate.matched);
+    csr_table_destroy(t);
+}
+
+static csr_table *reentered;
+static int refusals;
+static void reentering_release(csr_value value, void *predicate_context, void *context) {
+    (void)value, (void)predicate_context, (void)context;
+    csr_descriptor d = plain(CSR_EXACTLY, 0, 0);
+    csr_value v;
+    refusals += csr_set(reentered, 9, 9, &d, 1) == CSR_ERR_REENTRANT;
+    refusals += csr_resolve_slot(reentered, 0, 0, &v) == CSR_ERR_REENTRANT;
+    csr_table_destroy(reentered);  /* ignored */
+    csr_remove_all(reentered);     /* ignored */
+    csr_release_cache(reentered);  /* ignored */
+    csr_clear_cache(reentered);    /* ignored */
+    csr_stats s;
+    csr_get_stats(reentered, &s); /* answers */
+    refusals += s.bindings > 0;
+}
+
+static void test_reentry(void) {
+    CHECK(csr_table_create(&reentered, reentering_release, NULL) == CSR_OK);
+    csr_descriptor d = plain(CSR_CONTAINING, 0, 0);
+    CHECK(csr_set(reentered, 1, 1, &d, 1) == CSR_OK);
+    CHECK(resolve(reentered, 1, 1, 0) == 1);
+    CHECK(csr_set(reentered, 1, 1, &d, 2) == CSR_OK); /* releases 1 */
+    CHECK(refusals == 3);
+    CHECK(resolve(reentered, 1, 1, 0) == 2 && resolve(reentered, 9, 9, 0) == CSR_NO_VALUE);
+    csr_table_destroy(reentered); /* releases 2, then is destroyed */
+    CHECK(refusals == 6);
+}
+
+int main(void) {
+    test_size_helpers();
+    test_capacity_overflow();
+    test_version_clock_wraps();
+    test_budgets();
+    test_reentry();
+    test_diffs_from_the_index();
+    test_cache_proportional();
+    test_million_states();
+    printf("unit checks: %s\n", failures ? "FAILED" : "all passed");
+    return failures ? 1 : 0;
+}
