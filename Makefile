@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 JUDY_HEADER := /usr/include/Judy.h
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo demo-tty bench bench-ir sanitize leakcheck fuzz c-checks coverage stress clients check docs clean
+.PHONY: help deps build test demo demo-tty bench bench-ir sanitize leakcheck fuzz c-checks coverage stress soak clients check docs clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \

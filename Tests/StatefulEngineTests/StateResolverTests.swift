@@ -201,6 +201,30 @@ struct StateResolverTests {
         #expect(resolver.nextTargetID < 300)
     }
 
+    /// Ever new states stay within the cache budget, and the budget changes only speed:
+    /// every resolution and every apply is the same under a budget of 0, 4 KiB or the default.
+    @Test(arguments: [0, 4_096, 16 << 20])
+    func cachesStayWithinTheirBudgetAndResultsDoNotDependOnIt(budget: Int) throws {
+        let resolver = StateResolver()
+        #expect(resolver.cacheBudget == 16 << 20)
+        resolver.cacheBudget = budget
+        let targets = (0..<50).map { _ in Recorder() }
+        for (index, target) in targets.enumerated() {
+            try resolver.setValue("bit \(index % 20)", for: \.title, of: target,
+                                  when: .containing(ControlState(rawValue: 1 << UInt(index % 20))))
+        }
+        for round in 0..<3_000 {
+            let state = ControlState(rawValue: UInt(round &* 2_654_435_761) & 0xFFFFF)
+            try resolver.apply(state)
+            for (index, target) in targets.enumerated() where index % 7 == round % 7 {
+                let expected = state.rawValue & (1 << UInt(index % 20)) != 0 ? "bit \(index % 20)" : "default"
+                #expect(target.title == expected)
+                #expect(resolver.value(for: \.title, of: target, in: state) == expected)
+            }
+            #expect(resolver.cacheBytes <= max(budget, 4_096) + 16 * 1_024)
+        }
+    }
+
     /// Binding and unbinding new objects over and over takes no new ids: a target's id is
     /// reused once its rules are gone (before, 2^32 − 2 cycles exhausted them).
     @Test func bindUnbindCyclesReuseTargetIDs() throws {

@@ -19,9 +19,9 @@ public struct ResolverError: Error, Hashable, Sendable, CustomStringConvertible 
     public static let corrupted = ResolverError(code: .corrupted, description:
         "the state resolver's Judy index reported corruption")
 
-    /// More than 2³² − 1 distinct targets were bound over the resolver's lifetime.
+    /// More than 2³² − 1 targets are bound at once (the ids of targets that went are reused).
     public static let tooManyTargets = ResolverError(code: .tooManyTargets, description:
-        "the state resolver ran out of target ids (2^32 - 1 targets bound)")
+        "the state resolver ran out of target ids (2^32 - 1 targets bound at once)")
 
     /// More than 2³² − 3 values are bound at once.
     public static let tooManyValues = ResolverError(code: .tooManyValues, description:
@@ -40,6 +40,8 @@ public struct ResolverError: Error, Hashable, Sendable, CustomStringConvertible 
         switch status {
         case CSR_OK, CSR_NO_MATCH, CSR_NOT_FOUND: return
         case CSR_ERR_NOMEM: throw .outOfMemory
+        // CSR_ERR_JUDY; and CSR_ERR_INVALID or CSR_ERR_REENTRANT, which only a bug of this
+        // module can cause (a predicate that calls back is stopped before it reaches C).
         default: throw .corrupted
         }
     }
