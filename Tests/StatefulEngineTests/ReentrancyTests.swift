@@ -77,6 +77,29 @@ struct ReentrancyTests {
         #expect(stored.hook == nil && target.b == "b0")
     }
 
+    /// A setter that resolves many new states (evicting caches) or changes the cache budget
+    /// while an apply reads its diff in place: the rest of the apply still writes the right
+    /// values (ASan checks the memory).
+    @Test func settersThatEvictCachesDuringAnApply() throws {
+        let resolver = StateResolver()
+        let first = Target(), others = (0..<20).map { _ in Target() }
+        try resolver.setValue("A", for: \.a, of: first, when: .containing(.selected))
+        for (index, target) in others.enumerated() {
+            try resolver.setValue("B\(index)", for: \.b, of: target, when: .containing(.selected))
+        }
+        resolver.cacheBudget = 8_192
+        first.onA = { _ in
+            for bits in 0..<2_000 { _ = resolver.value(for: \.b, of: others[bits % 20], in: ControlState(rawValue: UInt(bits) << 8)) }
+            resolver.cacheBudget = 0
+        }
+        try resolver.apply(.selected)
+        #expect(first.a == "A" && others.enumerated().allSatisfy { $0.element.b == "B\($0.offset)" })
+        first.onA = nil
+        resolver.cacheBudget = 1 << 20
+        try resolver.apply(.normal)
+        #expect(first.a == "a0" && others.allSatisfy { $0.b == "b0" })
+    }
+
     /// A final class: its `hook` is written at its address, not through a setter.
     final class StoredHookTarget { var hook: Hook? }
 

@@ -282,6 +282,7 @@ public final class StateResolver {
         get { Int(stats.cache_budget) }
         set {
             guard newValue >= 0 else { misuse("StateResolver.cacheBudget set to \(newValue); a budget is a number of bytes, 0 or more") }
+            pending.detach()  // the diff an apply is reading may be evicted
             Self.expectSuccess(csr_set_cache_budget(table, newValue))
         }
     }
