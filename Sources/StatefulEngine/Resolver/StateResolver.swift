@@ -436,7 +436,7 @@ public final class StateResolver {
         for _ in 0..<min(count, sweepList.count) {
             if sweepCursor >= sweepList.count { sweepCursor = 0 }
             let bound = sweepList[sweepCursor]
-            if bound.object == nil { purge(bound) } else { sweepCursor += 1 }  // a purge moves another here
+            if bound.liveAddress == nil { purge(bound) } else { sweepCursor += 1 }  // a purge moves another here
         }
         // The purged values are released by the caller's drain, at its end (a bind's, an apply's).
     }
