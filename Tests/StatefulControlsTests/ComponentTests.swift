@@ -122,7 +122,7 @@ struct ComponentTests {
         pin.validator = { _ in true }
         #expect(pin.state.contains(.valid))
         #expect(pin.dots.allSatisfy { $0.fillColor == .green })
-        #expect(pin.explain(\PinDot.isValid, of: pin.dots[0]).description.contains("containing(org.statefulcontrols.valid)"))
+        #expect(pin.explain(\PinDot.isValid, of: pin.dots[0]).winner?.descriptor == .containing(.valid))
     }
 
     @Test func theDefaultValidator() {

@@ -123,8 +123,8 @@ struct ControlTests {
         control.setValue("second", for: \.text, of: label, when: .containingNone(.disabled))
         #expect(label.text == "second")
         let explanation = control.explain(\Caption.text, of: label)
-        #expect(explanation.description.contains("tied at priority 500"))
-        #expect(explanation.description.contains("set more recently"))
+        #expect(explanation.candidates.filter(\.matches).map(\.value) == ["second", "first"])
+        #expect(explanation.candidates.map(\.descriptor.priority) == [500, 500] && explanation.value == "second")
     }
 
     @Test func removingValues() {

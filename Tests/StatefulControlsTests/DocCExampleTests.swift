@@ -178,7 +178,7 @@ struct DocCExampleTests {
         print(owner.explain(\Swatch.fill, of: swatch))
         #expect(swatch.fill == "blue")
         let explanation = owner.explain(\Swatch.fill, of: swatch)
-        #expect(explanation.winner?.value as? String == "blue")
+        #expect(explanation.winner?.value == "blue")
         #expect(explanation.candidates.map(\.matches) == [false, true, true])
         #expect(try DocCArticle.textBlocks(of: DocCArticle.stateResolution) == [explanation.description])
     }

@@ -92,8 +92,11 @@ struct StateResolverTests {
         try resolver.setValue("any again", for: \.title, of: target, when: .containingAny(.selected))
         #expect(target.title == "any again")
         let explanation = resolver.explain(\Recorder.title, of: target)
-        #expect(explanation.candidates.map { $0.value as? String } == ["any again", "none"])
-        #expect(explanation.description.contains("tied at priority 500"))
+        #expect(explanation.candidates.map(\.value) == ["any again", "none"])
+        // A tie at priority 500, won by the rule set more recently.
+        #expect(explanation.candidates.map(\.descriptor.priority) == [500, 500])
+        #expect(explanation.candidates[0].sequence > explanation.candidates[1].sequence)
+        #expect(explanation.winner?.descriptor == .containingAny(.selected))
     }
 
     @Test func optionalNilIsAValue() throws {
@@ -285,10 +288,29 @@ struct StateResolverTests {
         #expect(target.title == "busy")
         let explanation = resolver.explain(\Recorder.title, of: target)
         #expect(explanation.winner?.descriptor.name == "two or more")
-        #expect(explanation.description.contains("the only matching rule"))
+        #expect(explanation.candidates.filter(\.matches).count == 1)
         try resolver.apply(.selected)
         #expect(target.title == "default")
-        #expect(resolver.explain(\Recorder.title, of: target).description.contains("the default default applies"))
+        let unmatched = resolver.explain(\Recorder.title, of: target)
+        #expect(unmatched.winner == nil && unmatched.defaultValue == "default" && unmatched.value == "default")
+    }
+
+    /// The explanation is typed by the property's value: it compares as a whole.
+    @Test func explanationsAreTypedByTheValue() throws {
+        let resolver = StateResolver()
+        let target = Recorder()
+        try resolver.setValue("sel", for: \.title, of: target, when: .containing(.selected))
+        try resolver.setValue("grey", for: \.title, of: target, when: .containing(.disabled, priority: 2000))
+        let explanation: StateExplanation<String> = resolver.explain(\Recorder.title, of: target, in: [.selected, .disabled])
+        let selectedRule = explanation.candidates[1], disabledRule = explanation.candidates[0]
+        #expect(explanation == StateExplanation(
+            keyPath: \Recorder.title, state: [.selected, .disabled],
+            candidates: [.init(descriptor: .containing(.disabled, priority: 2000), value: "grey", matches: true, sequence: disabledRule.sequence),
+                         .init(descriptor: .containing(.selected), value: "sel", matches: true, sequence: selectedRule.sequence)],
+            defaultValue: "default"))
+        #expect(explanation.value == "grey")
+        let nothing: StateExplanation<Double> = resolver.explain(\Recorder.width, of: target)
+        #expect(nothing.candidates.isEmpty && nothing.value == nil)
     }
 
     @Test func explainListsEveryCandidate() throws {
@@ -299,8 +321,8 @@ struct StateResolverTests {
         try resolver.setValue("any", for: \.title, of: target, when: .containingAny([.focused, .highlighted]))
         let explanation = resolver.explain(\Recorder.title, of: target, in: [.selected, .focused])
         #expect(explanation.candidates.map(\.matches) == [false, true, true])
-        #expect(explanation.value as? String == "contains")
-        #expect(explanation.description.contains("the highest priority of 2 matching rules"))
+        #expect(explanation.value == "contains")
+        #expect(explanation.candidates.filter(\.matches).map(\.value) == ["contains", "any"])
         #expect(resolver.explain(\Recorder.width, of: target).candidates.isEmpty)
     }
 

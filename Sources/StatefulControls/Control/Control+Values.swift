@@ -89,7 +89,7 @@ extension Control {
     /// every candidate in resolution order, matched or not, with priorities and the tie rule.
     public func explain<Target: AnyObject, Value>(
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target
-    ) -> StateExplanation {
+    ) -> StateExplanation<Value> {
         resolver.explain(keyPath, of: target)
     }
 }

@@ -1,14 +1,21 @@
 internal import CStateResolver
 
 /// Why a key path of a target gets the value it gets in a state: every rule bound to it, in
-/// resolution order, matched or not, and the default.
-public struct StateExplanation: CustomStringConvertible {
+/// resolution order, matched or not, and the default — typed by the property's value, so the
+/// values compare and print as the property's own.
+///
+/// ```swift
+/// let explanation = control.explain(\Label.text, of: label)
+/// explanation.value                     // String?
+/// explanation.winner?.descriptor        // the rule that won, if any
+/// ```
+public struct StateExplanation<Value>: CustomStringConvertible {
     /// A rule bound to the key path.
     public struct Candidate {
         /// The rule's state descriptor.
         public let descriptor: StateDescriptor
         /// The value the rule binds.
-        public let value: Any
+        public let value: Value
         /// Whether the descriptor matches the state explained.
         public let matches: Bool
         /// Larger means set more recently; decides between equal priorities.
@@ -22,13 +29,13 @@ public struct StateExplanation: CustomStringConvertible {
     /// The rules in resolution order: priority descending, then most recently set first.
     public let candidates: [Candidate]
     /// The value captured when the key path was first bound; nil when nothing is bound.
-    public let defaultValue: Any?
+    public let defaultValue: Value?
 
     /// The winning rule: the first candidate that matches, if any.
     public var winner: Candidate? { candidates.first { $0.matches } }
 
-    /// The value the key path gets: the winner's, or the default.
-    public var value: Any? { winner?.value ?? defaultValue }
+    /// The value the key path gets: the winner's, or the default; nil when nothing is bound.
+    public var value: Value? { winner?.value ?? defaultValue }
 
     /// A readable account, one line per candidate, ending with why the winner won.
     public var description: String {
@@ -56,13 +63,24 @@ public struct StateExplanation: CustomStringConvertible {
     }
 }
 
+extension StateExplanation.Candidate: Sendable where Value: Sendable {}
+extension StateExplanation: Equatable where Value: Equatable {
+    /// Equal when they explain the same state with the same rules, values and default (key paths
+    /// compared with `==`).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.keyPath == rhs.keyPath && lhs.state == rhs.state && lhs.candidates == rhs.candidates
+            && lhs.defaultValue == rhs.defaultValue
+    }
+}
+extension StateExplanation.Candidate: Equatable where Value: Equatable {}
+
 extension StateResolver {
     /// Explains the value `keyPath` of `target` gets in `state` (by default, the applied state).
     ///
     /// - Complexity: O(*r* log *r*) in the pair's rules (listed in resolution order).
     public func explain<Target: AnyObject, Value>(
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, in state: ControlState? = nil
-    ) -> StateExplanation {
+    ) -> StateExplanation<Value> {
         checkNotEvaluating("explain(_:of:in:)")
         let state = state ?? appliedState
         guard let binding = binding(keyPath, of: target) else {
@@ -75,9 +93,19 @@ extension StateResolver {
             csr_explain(table, binding.target.id, binding.keyPathID, UInt64(state.rawValue), &raw, count, &count)
         })
         let candidates = raw.map {
-            StateExplanation.Candidate(descriptor: descriptor(of: $0), value: slab[$0.value].anyValue,
+            StateExplanation.Candidate(descriptor: descriptor(of: $0), value: Self.unbox(slab[$0.value], as: Value.self),
                                        matches: $0.matched, sequence: $0.sequence)
         }
-        return StateExplanation(keyPath: keyPath, state: state, candidates: candidates, defaultValue: binding.defaultValue.anyValue)
+        return StateExplanation(keyPath: keyPath, state: state, candidates: candidates,
+                                defaultValue: Self.unbox(binding.defaultValue, as: Value.self))
+    }
+
+    /// The value of a box bound through a key path to `Value` (one binding per property: the
+    /// same property has one value type).
+    private static func unbox<Value>(_ box: AnyValueBox, as type: Value.Type) -> Value {
+        guard let box = box as? ValueBox<Value> else {
+            internalInconsistency("a value of \(Swift.type(of: box)) bound where \(Value.self) is expected")
+        }
+        return box.value
     }
 }
