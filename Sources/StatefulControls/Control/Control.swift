@@ -1,3 +1,5 @@
+public import Observation
+
 /// The base class of controls: a state computed from boolean factors, values bound to states,
 /// and target–action events (see ``sendActions(for:)``).
 ///
@@ -13,35 +15,46 @@
 /// button.isEnabled = false   // titleColor becomes grey
 /// ```
 @MainActor
-open class Control: View {
+open class Control: View, Observable {
     /// Whether the control is enabled; `false` adds ``ControlState/disabled`` to the state.
     /// A disabled control ignores touches; ``sendActions(for:)`` still delivers.
     open var isEnabled: Bool {
-        get { !factors.contains(.disabled) }
-        set { setFactor(.disabled, !newValue) }
+        get { factor(.disabled, Self.isEnabledKeyPath) == false }
+        set { setFactor(.disabled, !newValue, Self.isEnabledKeyPath) }
     }
 
     /// Whether the control is selected (``ControlState/selected``).
     open var isSelected: Bool {
-        get { factors.contains(.selected) }
-        set { setFactor(.selected, newValue) }
+        get { factor(.selected, Self.isSelectedKeyPath) }
+        set { setFactor(.selected, newValue, Self.isSelectedKeyPath) }
     }
 
     /// Whether the control is highlighted (``ControlState/highlighted``): set while a touch
     /// is tracked inside it.
     open var isHighlighted: Bool {
-        get { factors.contains(.highlighted) }
-        set { setFactor(.highlighted, newValue) }
+        get { factor(.highlighted, Self.isHighlightedKeyPath) }
+        set { setFactor(.highlighted, newValue, Self.isHighlightedKeyPath) }
     }
 
     /// Whether the control has the focus (``ControlState/focused``).
     open var isFocused: Bool {
-        get { factors.contains(.focused) }
-        set { setFactor(.focused, newValue) }
+        get { factor(.focused, Self.isFocusedKeyPath) }
+        set { setFactor(.focused, newValue, Self.isFocusedKeyPath) }
     }
 
     /// The state bits of the four built-in factors, stored as the state has them.
     @exclusivity(unchecked) private var factors: ControlState = []
+    /// Reports reads and changes of ``state`` and the factors to Observation (see
+    /// ``Control`` and `withObservationTracking`).
+    let observationRegistrar = ObservationRegistrar()
+    /// What was read through the observable getters since its last change was reported: only
+    /// those changes are reported (Observation's tracking is one-shot: an observer reads again
+    /// to observe again), so a control no one observes pays no registrar call. Factor bits, and
+    /// `stateBit` for ``state``.
+    @exclusivity(unchecked) private var readSinceReported: ControlState = []
+    /// The state when ``state`` was last read: a change is reported when the state differs.
+    @exclusivity(unchecked) private var observedState: ControlState = []
+    private static var stateBit: ControlState { ControlState(rawValue: 1 << 63) }
 
     let resolver = StateResolver()
     @exclusivity(unchecked) var customStates: [CustomState] = []
@@ -116,17 +129,61 @@ open class Control: View {
     open func touchesCancelled(_ touch: Touch) { handleTouchCancelled(touch) }
 
     /// The control's state, computed from its factors and custom states each time it is read.
+    ///
+    /// Observable: a `withObservationTracking` that reads it is told when a change of a factor
+    /// (or an ``updateState()``) changes it, and not when the state stays the same.
     public var state: ControlState {
+        observationRegistrar.access(self, keyPath: Self.stateKeyPath)
+        let state = currentState
+        readSinceReported.insert(Self.stateBit)
+        observedState = state
+        return state
+    }
+
+    /// ``state``, without reporting the read to Observation.
+    var currentState: ControlState {
         var state = factors
         for custom in customStates where custom.isActive(self) { state.insert(custom.state) }
         return state
     }
 
+    // Key paths instantiated once (a literal is looked up by the runtime at every use).
+    private static let stateKeyPath: KeyPath<Control, ControlState> = \.state
+    private static let isEnabledKeyPath: KeyPath<Control, Bool> = \.isEnabled
+    private static let isSelectedKeyPath: KeyPath<Control, Bool> = \.isSelected
+    private static let isHighlightedKeyPath: KeyPath<Control, Bool> = \.isHighlighted
+    private static let isFocusedKeyPath: KeyPath<Control, Bool> = \.isFocused
+
+    private func factor(_ bit: ControlState, _ keyPath: @autoclosure () -> KeyPath<Control, Bool>) -> Bool {
+        observationRegistrar.access(self, keyPath: keyPath())
+        readSinceReported.insert(bit)
+        return factors.contains(bit)
+    }
+
     /// Sets or clears a built-in factor's bit, updating the state when it changes.
-    private func setFactor(_ bit: ControlState, _ isOn: Bool) {
+    private func setFactor(_ bit: ControlState, _ isOn: Bool, _ keyPath: @autoclosure () -> KeyPath<Control, Bool>) {
         guard factors.contains(bit) != isOn else { return }
-        factors.formSymmetricDifference(bit)
+        if readSinceReported.contains(bit) {
+            reportChange(of: bit, keyPath()) { $0.factors.formSymmetricDifference(bit) }
+        } else {
+            factors.formSymmetricDifference(bit)
+        }
         updateState()
+    }
+
+    /// Makes `change` under Observation's eyes (out of line: only for what was read).
+    @inline(never)
+    private func reportChange(of bit: ControlState, _ keyPath: KeyPath<Control, Bool>, _ change: (Control) -> Void) {
+        readSinceReported.remove(bit)
+        observationRegistrar.withMutation(of: self, keyPath: keyPath) { change(self) }
+    }
+
+    /// Reports a change of ``state`` to Observation if it differs from what was read.
+    @inline(never)
+    private func reportStateChange() {
+        guard currentState != observedState else { return }
+        readSinceReported.remove(Self.stateBit)
+        observationRegistrar.withMutation(of: self, keyPath: Self.stateKeyPath) {}
     }
 
     /// The state whose bound values are applied: ``state``, except inside a transition (which
@@ -138,6 +195,7 @@ open class Control: View {
     /// Factor changes call this for you. Call it after changing something a custom-state
     /// predicate reads that is not a ``StateFactor``.
     public func updateState() {
+        if readSinceReported.contains(Self.stateBit) { reportStateChange() }
         guard transitionDepth == 0 else { return }
         applyState()
     }
@@ -163,7 +221,7 @@ open class Control: View {
         let wasWriting = propagation.isWriting
         propagation.isWriting = true
         do {
-            try resolver.apply(state)
+            try resolver.apply(currentState)
         } catch {
             Control.diagnosticHandler(ControlDiagnostic(
                 "\(type(of: self)): \(error.description); applied state stays [\(appliedState)]"))

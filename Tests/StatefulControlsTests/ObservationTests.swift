@@ -1,0 +1,83 @@
+import Observation
+import Synchronization
+import Testing
+import StatefulControls
+
+/// `Control.state` and the factors through the Observation module: a tracking closure that
+/// reads them is told when they change, and not otherwise.
+@MainActor
+@Suite("Observation: state and factors")
+struct ObservationTests {
+    /// Counts the changes a `withObservationTracking` reported (its `onChange` is `@Sendable`).
+    final class Changes: Sendable {
+        private let count = Mutex(0)
+        var value: Int { count.withLock { $0 } }
+        func record() { count.withLock { $0 += 1 } }
+    }
+
+    /// Tracks `read` once; returns what counts the change.
+    func track(_ read: () -> Void) -> Changes {
+        let changes = Changes()
+        withObservationTracking(read) { changes.record() }
+        return changes
+    }
+
+    @Test func aFactorChangeThatChangesTheStateIsReported() {
+        let control = Control()
+        let changes = track { _ = control.state }
+        control.isSelected = true
+        #expect(changes.value == 1)
+        // Tracking is one-shot: a new read observes again.
+        let again = track { _ = control.state }
+        control.isHighlighted = true
+        #expect(again.value == 1)
+    }
+
+    @Test func aFactorSetToItsValueOrAFactorThatLeavesTheStateReportsNothing() {
+        final class Field: Control {
+            @StateFactor var text = ""
+        }
+        let field = Field()
+        field.isSelected = true
+        let changes = track { _ = field.state }
+        field.isSelected = true      // already selected
+        field.text = "typed"         // a factor no custom state reads: the state stays
+        #expect(changes.value == 0)
+        field.isSelected = false
+        #expect(changes.value == 1)
+    }
+
+    @Test func aCustomStateChangeIsReported() throws {
+        final class Switch: Control {
+            @StateFactor var isOn = false
+        }
+        let on = try ControlState.allocate(named: "com.example.tests.switch.on")
+        let control = Switch()
+        control.register(on, for: \.isOn)
+        let changes = track { _ = control.state }
+        control.isOn = true
+        #expect(changes.value == 1 && control.state.contains(on))
+    }
+
+    @Test func eachFactorIsObservable() {
+        let control = Control()
+        let enabled = track { _ = control.isEnabled }
+        let selected = track { _ = control.isSelected }
+        control.isSelected = true
+        #expect(enabled.value == 0 && selected.value == 1)
+        control.isEnabled = false
+        #expect(enabled.value == 1)
+        let highlighted = track { _ = control.isHighlighted }, focused = track { _ = control.isFocused }
+        control.isFocused = true
+        #expect(highlighted.value == 0 && focused.value == 1)
+    }
+
+    @Test func inATransitionTheStateIsReportedWhenItChanges() {
+        let control = Control()
+        let changes = track { _ = control.state }
+        control.performTransition {
+            control.isSelected = true
+        }
+        #expect(changes.value == 1 && control.appliedState == .selected)
+    }
+}
