@@ -4,14 +4,30 @@
 /// released.
 @MainActor
 public final class StateSubscription: ObservationToken {
-    let descriptor: StateDescriptor
+    /// What the subscription waits for: the descriptor to start matching, or (nil) any change
+    /// of the applied state.
+    let descriptor: StateDescriptor?
     let handler: @MainActor (ControlState) -> Void
     var wasMatching: Bool
+    /// The applied state last seen (for a subscription to every change).
+    var lastState: ControlState
 
-    init(_ descriptor: StateDescriptor, matching: Bool, handler: @escaping @MainActor (ControlState) -> Void) {
+    init(_ descriptor: StateDescriptor?, appliedState: ControlState, handler: @escaping @MainActor (ControlState) -> Void) {
         self.descriptor = descriptor
-        self.wasMatching = matching
+        self.wasMatching = descriptor?.matches(appliedState) ?? false
+        self.lastState = appliedState
         self.handler = handler
+    }
+
+    /// Whether the handler is due for `applied`, recording it as seen.
+    func isDue(for applied: ControlState) -> Bool {
+        guard let descriptor else {
+            defer { lastState = applied }
+            return applied != lastState
+        }
+        let matching = descriptor.matches(applied)
+        defer { wasMatching = matching }
+        return matching && !wasMatching
     }
 }
 
@@ -22,7 +38,7 @@ extension Control {
     /// - Returns: A token; the subscription ends when it is cancelled or released.
     public func subscribe(to descriptor: StateDescriptor,
                           _ handler: @escaping @MainActor (ControlState) -> Void) -> StateSubscription {
-        let subscription = StateSubscription(descriptor, matching: descriptor.matches(appliedState), handler: handler)
+        let subscription = StateSubscription(descriptor, appliedState: appliedState, handler: handler)
         subscriptions.append(subscription)
         return subscription
     }
@@ -46,10 +62,7 @@ extension Control {
             notified = appliedState
             subscriptions.forEach { subscription in
                 let applied = appliedState
-                let matching = subscription.descriptor.matches(applied)
-                let started = matching && !subscription.wasMatching
-                subscription.wasMatching = matching
-                if started { subscription.handler(applied) }
+                if subscription.isDue(for: applied) { subscription.handler(applied) }
             }
         }
     }

@@ -59,6 +59,8 @@ open class Control: View, Observable {
     let resolver = StateResolver()
     @exclusivity(unchecked) var customStates: [CustomState] = []
     let subscriptions = WeakTokens<StateSubscription>()
+    /// The subscriptions of ``appliedStates(bufferingNewest:)``, kept while the control lives.
+    var streamSubscriptions: [StateSubscription] = []
     @exclusivity(unchecked) var isNotifying = false
     @exclusivity(unchecked) var transitionDepth = 0
     /// The propagation queue (see ``applyState()``), whether the control waits in it, and how
