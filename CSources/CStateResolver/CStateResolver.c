@@ -41,6 +41,8 @@
  *           none by slot (csr_resolve_slot). `recent_diffs` does the same, direct-mapped, for
  *           64 recent (from, to) -> diff list pairs, so that a warm csr_diff is one probe.
  *           Freeing an item clears the one entry of either array that can point to it.
+ * lint      csr_lint keeps nothing in the table: its report is one allocation the caller frees,
+ *           and the pass over the states goes through the state caches like any resolution.
  * preds     Side array of custom predicates, indexed from the rules that use one, so that a
  *           plain rule stays 32 bytes.
  *
@@ -1233,4 +1235,108 @@ csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change *
     *changes = list->changes;
     *count = list->count;
     return CSR_OK;
+}
+
+/* ---- lint ------------------------------------------------------------------------------ */
+
+/* The report is one allocation: the header, the bindings in key order, their rules in
+ * resolution order, then each rule's `matched` words. It is filled from the rules in one walk
+ * of the index, then by one pass over the states: per state, its cache is pinned and every
+ * binding's rules are matched in order (the first match wins); the winner fills the binding's
+ * cache entry when that entry is stale, as csr_resolve would. A cache that cannot grow only
+ * goes unfilled: the one allocation that can fail is the report's, made first. */
+
+static size_t lint_bytes(size_t bindings, size_t rules, size_t words) {
+    size_t bytes = array_bytes(sizeof(csr_lint_report), bindings, sizeof(csr_lint_binding));
+    size_t rule_bytes = array_bytes(0, rules, sizeof(csr_lint_rule));
+    size_t bit_bytes = words > SIZE_MAX / sizeof(uint64_t) ? SIZE_MAX
+                                                           : array_bytes(0, rules, words * sizeof(uint64_t));
+    if (__builtin_add_overflow(bytes, rule_bytes, &bytes) || __builtin_add_overflow(bytes, bit_bytes, &bytes))
+        return SIZE_MAX;
+    return bytes;
+}
+
+/* Copies the table's bindings and rules into `report` (allocated for them), in key order. */
+static csr_status lint_fill(const csr_table *t, csr_lint_report *report, size_t words) {
+    csr_lint_binding *bindings = (csr_lint_binding *)(report + 1);
+    csr_lint_rule *rules = (csr_lint_rule *)(bindings + t->binding_count);
+    uint64_t *bits = (uint64_t *)(rules + t->rules);
+    size_t n = 0, g = 0;
+    Word_t key = 0;
+    csr_status status = CSR_OK;
+    for (const binding *b = next_binding(t, &key, true, &status); b != NULL;
+         b = next_binding(t, &key, false, &status)) {
+        bindings[n++] = (csr_lint_binding){(uint32_t)(key >> 32), (uint32_t)key, b->slot, b->count,
+                                           &rules[g]};
+        for (uint32_t i = 0; i < b->count; i++, g++) {
+            const rule *r = &b->rules[i];
+            rules[g] = (csr_lint_rule){
+                .mode = (csr_mode)r->mode,
+                .mask = r->mask,
+                .priority = r->priority,
+                .predicate_id = r->mode == CSR_CUSTOM ? t->preds[r->predicate].id : 0,
+                .sequence = r->sequence,
+                .value = r->value,
+                .matched = bits + g * words,
+            };
+        }
+    }
+    memset(bits, 0, g * words * sizeof(uint64_t));
+    report->binding_count = n;
+    report->bindings = bindings;
+    return status;
+}
+
+/* Matches every rule of every binding in `state` (the state at `index` of the list). */
+static void lint_state(csr_table *t, csr_lint_report *report, uint64_t state, size_t index) {
+    state_cache *cache = cache_for(t, state);
+    t->pinned[0] = cache == NULL ? NULL : &cache->item;
+    size_t word = index / 64;
+    uint64_t bit = (uint64_t)1 << (index % 64);
+    for (size_t i = 0; i < report->binding_count; i++) {
+        const csr_lint_binding *lb = &report->bindings[i];
+        const binding *b = t->slots[lb->slot];
+        csr_lint_rule *rules = (csr_lint_rule *)lb->rules;
+        csr_value winner = CSR_NO_VALUE;
+        for (uint32_t r = 0; r < b->count; r++) {
+            if (!rule_matches(t, &b->rules[r], state)) continue;
+            ((uint64_t *)rules[r].matched)[word] |= bit;
+            rules[r].matches++;
+            if (winner == CSR_NO_VALUE) {
+                winner = b->rules[r].value;
+                rules[r].wins++;
+            }
+        }
+        entry *e = cache == NULL ? NULL : entry_for(t, cache, b->slot);
+        if (e != NULL && e->version != b->version) *e = (entry){winner, b->version};
+    }
+    t->pinned[0] = NULL;
+}
+
+csr_status csr_lint(csr_table *t, const uint64_t *states, size_t state_count,
+                    csr_lint_report **out) {
+    if (t == NULL || out == NULL || (states == NULL && state_count > 0)) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
+    size_t words = state_count / 64 + (state_count % 64 != 0);
+    size_t bytes = lint_bytes(t->binding_count, t->rules, words);
+    size_t counter = 0;
+    csr_lint_report *report = allocate(bytes, &counter);
+    if (report == NULL) return CSR_ERR_NOMEM;
+    *report = (csr_lint_report){.state_count = state_count, .words_per_rule = words, .bytes = bytes};
+    csr_status status = lint_fill(t, report, words);
+    if (status != CSR_OK) {
+        csr_lint_free(report);
+        return status;
+    }
+    enter(t);
+    for (size_t i = 0; i < state_count; i++) lint_state(t, report, states[i], i);
+    leave(t);
+    *out = report;
+    return CSR_OK;
+}
+
+void csr_lint_free(csr_lint_report *report) {
+    if (report == NULL) return;
+    size_t counter = words_for(report->bytes);
+    deallocate(report, report->bytes, &counter);
 }
