@@ -41,8 +41,8 @@
  *           none by slot (csr_resolve_slot). `recent_diffs` does the same, direct-mapped, for
  *           64 recent (from, to) -> diff list pairs, so that a warm csr_diff is one probe.
  *           Freeing an item clears the one entry of either array that can point to it.
- * lint      csr_lint keeps nothing in the table: its report is one allocation the caller frees,
- *           and the pass over the states goes through the state caches like any resolution.
+ * lint      csr_lint keeps nothing in the table and leaves the caches alone: its report is one
+ *           allocation the caller frees, and matches the rules word by word, 64 states a word.
  * preds     Side array of custom predicates, indexed from the rules that use one, so that a
  *           plain rule stays 32 bytes.
  *
@@ -1240,11 +1240,13 @@ csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change *
 /* ---- lint ------------------------------------------------------------------------------ */
 
 /* The report is one allocation: the header, the bindings in key order, their rules in
- * resolution order, then each rule's `matched` words. It is filled from the rules in one walk
- * of the index, then by one pass over the states: per state, its cache is pinned and every
- * binding's rules are matched in order (the first match wins); the winner fills the binding's
- * cache entry when that entry is stale, as csr_resolve would. A cache that cannot grow only
- * goes unfilled: the one allocation that can fail is the report's, made first. */
+ * resolution order, then each rule's `matched` words. One walk of the index fills it: each rule
+ * is matched against every state, 64 states to a word with the rule's mode switched on once (no
+ * branch per state), then the winners come from the words, rule after rule in resolution order:
+ * a state is won by the first rule whose bit is set, so each rule wins `matched & ~taken`. The
+ * resolution caches are neither read nor filled: a probe per (binding, state) would cost more
+ * than matching the binding's rules, and a lint does not evict the states an application uses.
+ * The one allocation that can fail is the report's, made before anything else. */
 
 static size_t lint_bytes(size_t bindings, size_t rules, size_t words) {
     size_t bytes = array_bytes(sizeof(csr_lint_report), bindings, sizeof(csr_lint_binding));
@@ -1256,61 +1258,64 @@ static size_t lint_bytes(size_t bindings, size_t rules, size_t words) {
     return bytes;
 }
 
-/* Copies the table's bindings and rules into `report` (allocated for them), in key order. */
-static csr_status lint_fill(const csr_table *t, csr_lint_report *report, size_t words) {
-    csr_lint_binding *bindings = (csr_lint_binding *)(report + 1);
-    csr_lint_rule *rules = (csr_lint_rule *)(bindings + t->binding_count);
-    uint64_t *bits = (uint64_t *)(rules + t->rules);
-    size_t n = 0, g = 0;
-    Word_t key = 0;
-    csr_status status = CSR_OK;
-    for (const binding *b = next_binding(t, &key, true, &status); b != NULL;
-         b = next_binding(t, &key, false, &status)) {
-        bindings[n++] = (csr_lint_binding){(uint32_t)(key >> 32), (uint32_t)key, b->slot, b->count,
-                                           &rules[g]};
-        for (uint32_t i = 0; i < b->count; i++, g++) {
-            const rule *r = &b->rules[i];
-            rules[g] = (csr_lint_rule){
-                .mode = (csr_mode)r->mode,
-                .mask = r->mask,
-                .priority = r->priority,
-                .predicate_id = r->mode == CSR_CUSTOM ? t->preds[r->predicate].id : 0,
-                .sequence = r->sequence,
-                .value = r->value,
-                .matched = bits + g * words,
-            };
-        }
+/* The bits of the `count` (at most 64) states that `r` matches. */
+static uint64_t lint_match(const csr_table *t, const rule *r, const uint64_t *states, size_t count) {
+    uint64_t m = r->mask, bits = 0;
+    switch ((csr_mode)r->mode) {
+    case CSR_EXACTLY:
+        for (size_t i = 0; i < count; i++) bits |= (uint64_t)(states[i] == m) << i;
+        break;
+    case CSR_CONTAINING:
+        for (size_t i = 0; i < count; i++) bits |= (uint64_t)((states[i] & m) == m) << i;
+        break;
+    case CSR_NOT_CONTAINING:
+        for (size_t i = 0; i < count; i++) bits |= (uint64_t)((states[i] & m) != m) << i;
+        break;
+    case CSR_CONTAINING_ANY:
+        for (size_t i = 0; i < count; i++) bits |= (uint64_t)((states[i] & m) != 0) << i;
+        break;
+    case CSR_CONTAINING_NONE:
+        for (size_t i = 0; i < count; i++) bits |= (uint64_t)((states[i] & m) == 0) << i;
+        break;
+    default: { /* CSR_CUSTOM */
+        const predicate *p = &t->preds[r->predicate];
+        for (size_t i = 0; i < count; i++) bits |= (uint64_t)p->fn(states[i], p->context) << i;
     }
-    memset(bits, 0, g * words * sizeof(uint64_t));
-    report->binding_count = n;
-    report->bindings = bindings;
-    return status;
+    }
+    return bits;
 }
 
-/* Matches every rule of every binding in `state` (the state at `index` of the list). */
-static void lint_state(csr_table *t, csr_lint_report *report, uint64_t state, size_t index) {
-    state_cache *cache = cache_for(t, state);
-    t->pinned[0] = cache == NULL ? NULL : &cache->item;
-    size_t word = index / 64;
-    uint64_t bit = (uint64_t)1 << (index % 64);
-    for (size_t i = 0; i < report->binding_count; i++) {
-        const csr_lint_binding *lb = &report->bindings[i];
-        const binding *b = t->slots[lb->slot];
-        csr_lint_rule *rules = (csr_lint_rule *)lb->rules;
-        csr_value winner = CSR_NO_VALUE;
-        for (uint32_t r = 0; r < b->count; r++) {
-            if (!rule_matches(t, &b->rules[r], state)) continue;
-            ((uint64_t *)rules[r].matched)[word] |= bit;
-            rules[r].matches++;
-            if (winner == CSR_NO_VALUE) {
-                winner = b->rules[r].value;
-                rules[r].wins++;
-            }
+/* Lints the rules of `b` into `rules`, their matched words into `bits` (words per rule). */
+static void lint_binding(const csr_table *t, const binding *b, csr_lint_rule *rules, uint64_t *bits,
+                         const uint64_t *states, size_t state_count, size_t words) {
+    for (uint32_t i = 0; i < b->count; i++) {
+        const rule *r = &b->rules[i];
+        uint64_t *matched = bits + (size_t)i * words;
+        size_t matches = 0;
+        for (size_t w = 0; w < words; w++) {
+            size_t count = state_count - w * 64 < 64 ? state_count - w * 64 : 64;
+            matched[w] = lint_match(t, r, states + w * 64, count);
+            matches += (size_t)__builtin_popcountll(matched[w]);
         }
-        entry *e = cache == NULL ? NULL : entry_for(t, cache, b->slot);
-        if (e != NULL && e->version != b->version) *e = (entry){winner, b->version};
+        rules[i] = (csr_lint_rule){
+            .mode = (csr_mode)r->mode,
+            .mask = r->mask,
+            .priority = r->priority,
+            .predicate_id = r->mode == CSR_CUSTOM ? t->preds[r->predicate].id : 0,
+            .sequence = r->sequence,
+            .value = r->value,
+            .matches = matches,
+            .matched = matched,
+        };
     }
-    t->pinned[0] = NULL;
+    for (size_t w = 0; w < words; w++) {
+        uint64_t taken = 0; /* states won by an earlier rule */
+        for (uint32_t i = 0; i < b->count; i++) {
+            uint64_t matched = bits[(size_t)i * words + w];
+            rules[i].wins += (size_t)__builtin_popcountll(matched & ~taken);
+            taken |= matched;
+        }
+    }
 }
 
 csr_status csr_lint(csr_table *t, const uint64_t *states, size_t state_count,
@@ -1322,15 +1327,26 @@ csr_status csr_lint(csr_table *t, const uint64_t *states, size_t state_count,
     size_t counter = 0;
     csr_lint_report *report = allocate(bytes, &counter);
     if (report == NULL) return CSR_ERR_NOMEM;
-    *report = (csr_lint_report){.state_count = state_count, .words_per_rule = words, .bytes = bytes};
-    csr_status status = lint_fill(t, report, words);
+    csr_lint_binding *bindings = (csr_lint_binding *)(report + 1);
+    csr_lint_rule *rules = (csr_lint_rule *)(bindings + t->binding_count);
+    uint64_t *bits = (uint64_t *)(rules + t->rules);
+    size_t n = 0, g = 0;
+    Word_t key = 0;
+    csr_status status = CSR_OK;
+    enter(t); /* custom predicates run */
+    for (const binding *b = next_binding(t, &key, true, &status); b != NULL;
+         b = next_binding(t, &key, false, &status)) {
+        bindings[n++] = (csr_lint_binding){(uint32_t)(key >> 32), (uint32_t)key, b->slot, b->count,
+                                           &rules[g]};
+        lint_binding(t, b, &rules[g], bits + g * words, states, state_count, words);
+        g += b->count;
+    }
+    leave(t);
+    *report = (csr_lint_report){state_count, words, n, bindings, bytes};
     if (status != CSR_OK) {
         csr_lint_free(report);
         return status;
     }
-    enter(t);
-    for (size_t i = 0; i < state_count; i++) lint_state(t, report, states[i], i);
-    leave(t);
     *out = report;
     return CSR_OK;
 }

@@ -74,7 +74,7 @@ static void check(csr_table *t, const ref_model *m, bool memory_back) {
             }
         if (expected != count) fail("csr_diff lists a change that is none");
     }
-    /* A lint's one allocation may fail; whatever it cached must agree with the model. */
+    /* A lint's one allocation may fail; when it succeeds, the report agrees with the model. */
     csr_lint_report *report = NULL;
     csr_status status = csr_lint(t, states, STATE_COUNT, &report);
     if (status == CSR_OK) {

@@ -162,7 +162,7 @@ static void check_slot(uint32_t t, uint32_t k, uint64_t state) {
 }
 
 /* csr_lint over 0 to 96 states (several words of bits, duplicates included) against the model;
- * then the resolutions it cached, and the slots it reports. */
+ * then the slots it reports, and resolutions in those states (the caches it left alone). */
 static void check_lint(uint8_t a, uint8_t b) {
     uint64_t list[96];
     size_t count = a % 97;

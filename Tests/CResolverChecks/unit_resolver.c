@@ -10,7 +10,8 @@
  *   - a state's cache proportional to what it holds in a table of 300,000 bindings;
  *   - budgets: 0, tiny, lowered, and the results under each;
  *   - csr_lint: its arguments, a report whose size would overflow, its counts and bits on a
- *     small table, the state caches it fills, and a predicate that calls back (refused).
+ *     small table (one word and two), the caches it leaves alone, a predicate that calls back
+ *     (refused).
  * JudyMalloc/JudyFree are replaced here: they refuse huge requests (as malloc would, but
  * without ASan's abort) and count calls. Exits non-zero on the first failed check.
  */
@@ -325,19 +326,27 @@ static void test_lint(void) {
     CHECK(b->rules[0].matches == 2 && b->rules[0].wins == 2 && b->rules[0].matched[0] == 6);
     csr_lint_free(report);
 
-    /* The pass cached every state it met: resolving them again evaluates no predicate. */
+    /* The caches are left alone: none was made, and a resolution evaluates the predicate. */
     csr_stats s;
     csr_get_stats(linted, &s);
-    CHECK(s.cached_states == 3);
+    CHECK(s.cached_states == 0 && s.cache_bytes == 0);
     int before = lint_refusals;
-    for (int i = 0; i < 3; i++) CHECK(resolve(linted, 2, 0, states[i]) == (states[i] & 1 ? 14 : CSR_NO_VALUE));
-    CHECK(lint_refusals == before);
-
-    /* Under a zero budget nothing is cached, and the report is the same. */
-    CHECK(csr_set_cache_budget(linted, 0) == CSR_OK);
+    CHECK(resolve(linted, 2, 0, 1) == 14 && lint_refusals == before + 1);
     CHECK(csr_lint(linted, states, 3, &report) == CSR_OK && report->bindings[0].rules[2].wins == 1);
     csr_get_stats(linted, &s);
-    CHECK(s.cached_states == 0 && s.cache_bytes == 0);
+    CHECK(s.cached_states == 1);
+
+    /* 65 states: two words, the second with one state (67, which both containing(1) and
+     * containing(2) match, and containing(3) wins). */
+    uint64_t many[65];
+    for (int i = 0; i < 64; i++) many[i] = (uint64_t)i;
+    many[64] = 67;
+    csr_lint_free(report);
+    CHECK(csr_lint(linted, many, 65, &report) == CSR_OK && report->words_per_rule == 2);
+    b = &report->bindings[0];
+    CHECK(b->rules[1].matches == 17 && b->rules[1].wins == 17 && b->rules[1].matched[1] == 1);
+    CHECK(b->rules[2].matches == 33 && b->rules[2].wins == 16 && b->rules[2].matched[1] == 1);
+    CHECK(b->rules[3].matches == 33 && b->rules[3].wins == 16 && b->rules[3].matched[1] == 1);
     csr_lint_free(report);
     csr_table_destroy(linted);
 }

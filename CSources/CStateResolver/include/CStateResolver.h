@@ -251,15 +251,15 @@ typedef struct csr_lint_report {
     size_t bytes;
 } csr_lint_report;
 
-/// Lints the table over `states` (the states it can be applied in; duplicates count twice):
+/// Lints the table over `states` (the states it can be applied in; a duplicate counts twice):
 /// for every rule, which of the states it matches and in how many it wins, so that the caller
 /// can tell rules that never win (and what beats them), rules that never match, and bindings
-/// whose value never changes. One pass over the states: each is resolved through its state
-/// cache as csr_resolve would (entries computed on the way are cached, within the budget), and
-/// every rule is matched once per state, so custom predicates run (with re-entry refused).
-/// CSR_ERR_NOMEM when the report cannot be allocated or its size overflows a size_t: the table
-/// is as it was. The report takes 24 bytes per binding, 72 per rule and one bit per (rule,
-/// state); the pass costs O(states × rules).
+/// whose value never changes. One walk of the rules: each is matched against every state, 64
+/// states to a word, and the winners come from the words, so custom predicates run (re-entry
+/// refused). The resolution caches are neither read nor changed. CSR_ERR_NOMEM when the report
+/// cannot be allocated or its size overflows a size_t: the table is as it was. The report takes
+/// 24 bytes per binding, 72 per rule and one bit per (rule, state); the walk costs
+/// O(rules × states) matches and O(rules × states / 64) word operations.
 csr_status csr_lint(csr_table *table, const uint64_t *states, size_t state_count,
                     csr_lint_report **report);
 
