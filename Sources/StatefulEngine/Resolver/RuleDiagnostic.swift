@@ -6,8 +6,7 @@
 /// people read its ``description``:
 ///
 /// ```text
-/// \Swatch.fill of Swatch: containing(selected) @999 -> green never wins: where it matches,
-///   containingAny(highlighted | selected) @999 -> blue wins (tied at priority 999 and set later) in [selected] and 3 more states
+/// \Swatch.fill of Swatch: containing(selected) @999 -> blue never wins: where it matches, containingAny(disabled | selected) @2000 -> grey wins in [selected], [disabled | selected]
 /// ```
 public struct RuleDiagnostic: Hashable, Sendable, CustomStringConvertible {
     /// What is wrong.
