@@ -1,8 +1,8 @@
 /*
  * libFuzzer target: the input is a sequence of operations on one table, mirrored on the
- * reference model; every resolve, resolve by slot, explain, diff and rule count is checked.
- * A mismatch aborts (a finding); sanitizers catch memory errors and leaks. Run: make fuzz
- * SECONDS=60.
+ * reference model; every resolve, resolve by slot, explain, diff, lint and rule count is
+ * checked. A mismatch aborts (a finding); sanitizers catch memory errors and leaks. Run:
+ * make fuzz SECONDS=60.
  *
  * The first byte sets the run up: bits 0-2 the cache budget (default, 0, and 512 B to 128 KiB:
  * the caches evict all the time), bit 3 the re-entrant mode, in which the release function and
@@ -99,6 +99,8 @@ static void try_reentry(void) {
     if (csr_explain(table, 0, 0, 1, &candidate, 1, &count) != CSR_ERR_REENTRANT) fail("re-entrant csr_explain");
     if (csr_diff(table, 0, 1, &changes, &count) != CSR_ERR_REENTRANT) fail("re-entrant csr_diff");
     if (csr_set_cache_budget(table, 0) != CSR_ERR_REENTRANT) fail("re-entrant csr_set_cache_budget");
+    csr_lint_report *report = NULL;
+    if (csr_lint(table, NULL, 0, &report) != CSR_ERR_REENTRANT || report != NULL) fail("re-entrant csr_lint");
     csr_remove_all(table);
     csr_clear_cache(table);
     csr_release_cache(table);
@@ -157,6 +159,32 @@ static void check_slot(uint32_t t, uint32_t k, uint64_t state) {
         if (status != (expected == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK) || value != expected)
             fail("csr_resolve_slot disagrees with the reference");
     }
+}
+
+/* csr_lint over 0 to 96 states (several words of bits, duplicates included) against the model;
+ * then the slots it reports, and resolutions in those states (the caches it left alone). */
+static void check_lint(uint8_t a, uint8_t b) {
+    uint64_t list[96];
+    size_t count = a % 97;
+    for (size_t i = 0; i < count; i++) list[i] = states[(b + i * 7) % 16] | (uint64_t)(i / 16) << 20;
+    csr_lint_report *report = NULL;
+    if (csr_lint(table, count ? list : NULL, count, &report) != CSR_OK) fail("csr_lint failed");
+    const char *mismatch = ref_check_lint(report, &model, list, count);
+    if (mismatch != NULL) fail(mismatch);
+    for (size_t i = 0; i < report->binding_count; i++) {
+        const csr_lint_binding *binding = &report->bindings[i];
+        uint32_t slot;
+        if (csr_slot(table, binding->target, binding->key_path, &slot) != CSR_OK || slot != binding->slot)
+            fail("csr_lint reports another slot than csr_slot");
+        for (size_t s = 0; s < count && s < 4; s++) {
+            csr_value value;
+            csr_status status = csr_resolve(table, binding->target, binding->key_path, list[s], &value);
+            if ((status != CSR_OK && status != CSR_NO_MATCH) ||
+                value != ref_resolve(&model, binding->target, binding->key_path, list[s]))
+                fail("csr_resolve after csr_lint disagrees with the reference");
+        }
+    }
+    csr_lint_free(report);
 }
 
 static void check_ownership(void) {
@@ -236,6 +264,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             break;
         case 11:
             check_slot(t, k, states[b % 16]);
+            break;
+        case 12:
+            check_lint(a, b);
             break;
         default: {
             const char *mismatch = ref_check(table, &model, states[a % 16], states[b % 16]);

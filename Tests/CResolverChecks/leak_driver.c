@@ -1,8 +1,8 @@
 /*
  * A C-level workout of the resolver for valgrind (make leakcheck): tables are created,
- * filled, mutated, cached, cleared, compacted and destroyed, and every result is checked
- * against the reference model. Exits non-zero on a mismatch; valgrind adds leaks and invalid
- * accesses.
+ * filled, mutated, cached, cleared, compacted, linted and destroyed, and every result is
+ * checked against the reference model. Exits non-zero on a mismatch; valgrind adds leaks and
+ * invalid accesses.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +20,14 @@ static void check(csr_table *table, const ref_model *m, const char *when) {
             failures++;
             return;
         }
+    }
+    csr_lint_report *report = NULL;
+    const char *mismatch = csr_lint(table, states, 6, &report) != CSR_OK ? "csr_lint failed"
+                                                                         : ref_check_lint(report, m, states, 6);
+    csr_lint_free(report);
+    if (mismatch != NULL) {
+        fprintf(stderr, "%s: %s\n", when, mismatch);
+        failures++;
     }
 }
 

@@ -162,3 +162,51 @@ const char *ref_check(csr_table *table, const ref_model *m, uint64_t state, uint
     if (stats.rules != ref_rule_count(m)) return "csr_get_stats counts other rules than the reference";
     return NULL;
 }
+
+const char *ref_check_lint(const csr_lint_report *report, const ref_model *m, const uint64_t *states,
+                           size_t state_count) {
+    if (report->state_count != state_count) return "csr_lint: another state count";
+    if (report->words_per_rule != (state_count + 63) / 64) return "csr_lint: another number of words per rule";
+    size_t n = 0;
+    for (uint32_t t = 0; t < REF_TARGETS; t++) {
+        for (uint32_t k = 0; k < REF_KEY_PATHS; k++) {
+            if (m->count[t][k] == 0) continue;
+            if (n >= report->binding_count) return "csr_lint misses a binding";
+            const csr_lint_binding *b = &report->bindings[n++];
+            if (b->target != t || b->key_path != k) return "csr_lint lists the bindings out of order";
+            csr_candidate order[REF_MAX_RULES];
+            size_t count = ref_explain(m, t, k, 0, order, REF_MAX_RULES);
+            if (b->rule_count != count) return "csr_lint counts other rules than the reference";
+            for (size_t i = 0; i < count; i++) {
+                const csr_lint_rule *r = &b->rules[i];
+                if (r->mode != order[i].mode || r->mask != order[i].mask || r->priority != order[i].priority ||
+                    r->predicate_id != order[i].predicate_id || r->sequence != order[i].sequence ||
+                    r->value != order[i].value)
+                    return "csr_lint lists other rules than the reference (or out of order)";
+                size_t matched_states = 0, wins = 0;
+                for (size_t s = 0; s < state_count; s++) {
+                    csr_descriptor d = ref_descriptor(order[i].mode, order[i].mask, order[i].priority,
+                                                      order[i].predicate_id);
+                    bool matched = matches(&d, states[s]);
+                    bool bit = (r->matched[s / 64] >> (s % 64)) & 1;
+                    if (bit != matched) return "csr_lint: a rule's matched bit disagrees with the reference";
+                    if (!matched) continue;
+                    matched_states++;
+                    bool first = true;
+                    for (size_t j = 0; j < i && first; j++) {
+                        csr_descriptor e = ref_descriptor(order[j].mode, order[j].mask, order[j].priority,
+                                                          order[j].predicate_id);
+                        first = !matches(&e, states[s]);
+                    }
+                    wins += first;
+                }
+                for (size_t s = state_count; s < report->words_per_rule * 64; s++)
+                    if ((r->matched[s / 64] >> (s % 64)) & 1) return "csr_lint sets a bit past the last state";
+                if (r->matches != matched_states) return "csr_lint: a rule's match count disagrees with the reference";
+                if (r->wins != wins) return "csr_lint: a rule's win count disagrees with the reference";
+            }
+        }
+    }
+    if (n != report->binding_count) return "csr_lint lists a binding the reference does not have";
+    return NULL;
+}

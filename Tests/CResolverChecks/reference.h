@@ -54,6 +54,12 @@ size_t ref_rule_count(const ref_model *m);
 size_t ref_explain(const ref_model *m, uint32_t t, uint32_t k, uint64_t state,
                    csr_candidate *out, size_t capacity);
 
+/// Compares a csr_lint report over `states` with the model: the bindings in key order, each
+/// rule's identity in resolution order, the states it matches, its match and win counts.
+/// Returns NULL when they agree, or a description of the first mismatch.
+const char *ref_check_lint(const csr_lint_report *report, const ref_model *m, const uint64_t *states,
+                           size_t state_count);
+
 /// Compares the table with the model in `state`: every resolve, and the diff to `other`.
 /// Returns NULL when they agree, or a description of the first mismatch.
 const char *ref_check(csr_table *table, const ref_model *m, uint64_t state, uint64_t other);

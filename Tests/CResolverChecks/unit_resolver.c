@@ -8,7 +8,10 @@
  *     touches no cache: it allocates and frees nothing, and every cache counter stays put (not
  *     a timed test: before, the set walked the million caches);
  *   - a state's cache proportional to what it holds in a table of 300,000 bindings;
- *   - budgets: 0, tiny, lowered, and the results under each.
+ *   - budgets: 0, tiny, lowered, and the results under each;
+ *   - csr_lint: its arguments, a report whose size would overflow, its counts and bits on a
+ *     small table (one word and two), the caches it leaves alone, a predicate that calls back
+ *     (refused).
  * JudyMalloc/JudyFree are replaced here: they refuse huge requests (as malloc would, but
  * without ASan's abort) and count calls. Exits non-zero on the first failed check.
  */
@@ -264,6 +267,90 @@ static void test_diffs_from_the_index(void) {
     csr_table_destroy(t);
 }
 
+static csr_table *linted;
+static int lint_refusals;
+static bool reentering_predicate(uint64_t state, void *context) {
+    (void)context;
+    csr_lint_report *report = NULL;
+    lint_refusals += csr_lint(linted, &state, 1, &report) == CSR_ERR_REENTRANT && report == NULL;
+    return state & 1;
+}
+
+static void test_lint(void) {
+    CHECK(csr_table_create(&linted, NULL, NULL) == CSR_OK);
+    csr_lint_report *report = NULL;
+    uint64_t states[3] = {0, 1, 3};
+    CHECK(csr_lint(NULL, states, 3, &report) == CSR_ERR_INVALID);
+    CHECK(csr_lint(linted, states, 3, NULL) == CSR_ERR_INVALID);
+    CHECK(csr_lint(linted, NULL, 3, &report) == CSR_ERR_INVALID && report == NULL);
+    csr_lint_free(NULL);
+
+    /* Sizes that overflow a size_t come back as SIZE_MAX, which allocate refuses. */
+    CHECK(lint_bytes(SIZE_MAX / 8, 0, 0) == SIZE_MAX);
+    CHECK(lint_bytes(1, SIZE_MAX / 64, 0) == SIZE_MAX);
+    CHECK(lint_bytes(1, 2, SIZE_MAX / 4) == SIZE_MAX);
+    CHECK(lint_bytes(1, 3, SIZE_MAX / 16) == SIZE_MAX);
+    CHECK(lint_bytes(1, 2, SIZE_MAX / 16) == SIZE_MAX); /* the bits fit, the whole does not */
+    CHECK(lint_bytes(1, SIZE_MAX / 80, 1) == SIZE_MAX);
+    CHECK(lint_bytes(2, 3, 1) == sizeof(csr_lint_report) + 2 * 24 + 3 * 72 + 3 * 8);
+
+    /* An empty table: a report without bindings. */
+    CHECK(csr_lint(linted, NULL, 0, &report) == CSR_OK && report->binding_count == 0 && report->words_per_rule == 0);
+    csr_lint_free(report);
+
+    /* (1, 1): containing(1) @500 set after containing(2) @500, then containing(3) @900, and a
+     * rule that never matches; (2, 0): a custom rule that calls back. */
+    csr_descriptor d = plain(CSR_CONTAINING, 2, 500);
+    CHECK(csr_set(linted, 1, 1, &d, 10) == CSR_OK);
+    d = plain(CSR_CONTAINING, 1, 500);
+    CHECK(csr_set(linted, 1, 1, &d, 11) == CSR_OK);
+    d = plain(CSR_CONTAINING, 3, 900);
+    CHECK(csr_set(linted, 1, 1, &d, 12) == CSR_OK);
+    d = plain(CSR_CONTAINING_ANY, 0, 2000);
+    CHECK(csr_set(linted, 1, 1, &d, 13) == CSR_OK);
+    d = (csr_descriptor){CSR_CUSTOM, 0, 1, reentering_predicate, NULL, 42};
+    CHECK(csr_set(linted, 2, 0, &d, 14) == CSR_OK);
+    CHECK(csr_lint(linted, states, 3, &report) == CSR_OK);
+    CHECK(lint_refusals == 3);
+    CHECK(report->state_count == 3 && report->words_per_rule == 1 && report->binding_count == 2);
+    const csr_lint_binding *b = &report->bindings[0];
+    CHECK(b->target == 1 && b->key_path == 1 && b->rule_count == 4);
+    /* Resolution order: any(0) @2000, containing(3) @900, containing(1) @500, containing(2) @500. */
+    CHECK(b->rules[0].mode == CSR_CONTAINING_ANY && b->rules[0].matches == 0 && b->rules[0].wins == 0);
+    CHECK(b->rules[0].matched[0] == 0);
+    CHECK(b->rules[1].value == 12 && b->rules[1].matches == 1 && b->rules[1].wins == 1 && b->rules[1].matched[0] == 4);
+    CHECK(b->rules[2].value == 11 && b->rules[2].matches == 2 && b->rules[2].wins == 1 && b->rules[2].matched[0] == 6);
+    CHECK(b->rules[3].value == 10 && b->rules[3].matches == 1 && b->rules[3].wins == 0 && b->rules[3].matched[0] == 4);
+    b = &report->bindings[1];
+    CHECK(b->target == 2 && b->key_path == 0 && b->rule_count == 1 && b->rules[0].predicate_id == 42);
+    CHECK(b->rules[0].matches == 2 && b->rules[0].wins == 2 && b->rules[0].matched[0] == 6);
+    csr_lint_free(report);
+
+    /* The caches are left alone: none was made, and a resolution evaluates the predicate. */
+    csr_stats s;
+    csr_get_stats(linted, &s);
+    CHECK(s.cached_states == 0 && s.cache_bytes == 0);
+    int before = lint_refusals;
+    CHECK(resolve(linted, 2, 0, 1) == 14 && lint_refusals == before + 1);
+    CHECK(csr_lint(linted, states, 3, &report) == CSR_OK && report->bindings[0].rules[2].wins == 1);
+    csr_get_stats(linted, &s);
+    CHECK(s.cached_states == 1);
+
+    /* 65 states: two words, the second with one state (67, which both containing(1) and
+     * containing(2) match, and containing(3) wins). */
+    uint64_t many[65];
+    for (int i = 0; i < 64; i++) many[i] = (uint64_t)i;
+    many[64] = 67;
+    csr_lint_free(report);
+    CHECK(csr_lint(linted, many, 65, &report) == CSR_OK && report->words_per_rule == 2);
+    b = &report->bindings[0];
+    CHECK(b->rules[1].matches == 17 && b->rules[1].wins == 17 && b->rules[1].matched[1] == 1);
+    CHECK(b->rules[2].matches == 33 && b->rules[2].wins == 16 && b->rules[2].matched[1] == 1);
+    CHECK(b->rules[3].matches == 33 && b->rules[3].wins == 16 && b->rules[3].matched[1] == 1);
+    csr_lint_free(report);
+    csr_table_destroy(linted);
+}
+
 static csr_table *reentered;
 static int refusals;
 static void reentering_release(csr_value value, void *predicate_context, void *context) {
@@ -300,6 +387,7 @@ int main(void) {
     test_budgets();
     test_reentry();
     test_diffs_from_the_index();
+    test_lint();
     test_cache_proportional();
     test_million_states();
     printf("unit checks: %s\n", failures ? "FAILED" : "all passed");

@@ -26,7 +26,7 @@ struct ResolverBench: ParsableCommand {
     var iterations = 100_000
 
     static let scenarioNames = ["resolve", "ties-custom", "state-change", "large", "insert-remove",
-                                "update-baseline", "form", "bindings-1000"]
+                                "update-baseline", "form", "bindings-1000", "lint"]
 
     func validate() throws {
         if let scenario, !Self.scenarioNames.contains(scenario) {
@@ -62,7 +62,7 @@ struct ResolverBench: ParsableCommand {
             ("state-change", scenarios.stateChanges), ("large", scenarios.largeTables),
             ("insert-remove", scenarios.insertAndRemove),
             ("update-baseline", scenarios.updateBaseline), ("form", scenarios.form),
-            ("bindings-1000", scenarios.bindings1000),
+            ("bindings-1000", scenarios.bindings1000), ("lint", scenarios.lint),
         ]
         for (name, body) in runs where scenario == nil || scenario == name { try body() }
         FileHandle.standardError.write(Data("\n".utf8))
@@ -121,6 +121,8 @@ struct Goals {
               worst { r in resolveMedian("resolver (warm, by slot)", r).flatMap { s in resolveMedian("android (first match)", r).map { s / $0 } } }, "< 1") { $0 < 1 }
         let large = results.first { $0.scenario == "large" && $0.implementation == "resolver build (csr_set)" && $0.params["rules"] == .int(1_048_576) }
         check("bytes per rule at 1M rules (C table)", large?.bytesPerRule, "< 64") { $0 < 64 }
+        let lint = median("lint", "Control.lintRules() (end to end)", ["bindings": .int(1000), "rules": .int(4000), "states": .int(64)])
+        check("Control.lintRules(), 1,000 bindings x 4 rules over 64 states (ms)", lint.map { $0 / 1e6 }, "< 10") { $0 < 10 }
         let allocations = results.filter { $0.implementation == "resolver (warm)" }.compactMap(\.allocationsPerOp).max()
         check("allocations per warm resolve (JudyMalloc calls)", allocations, "0") { $0 == 0 }
         return lines.joined(separator: "\n")

@@ -40,6 +40,8 @@ final class PropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
         }
     }
 
+    override var anyKeyPath: AnyKeyPath { keyPath }
+
     /// A key path setter thunk: the new value and the root by address (maximally abstracted),
     /// then the key path's argument block and its size.
     private typealias Setter = @convention(thin) (UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, Int) -> Void
@@ -155,6 +157,9 @@ class AnyPropertyWriter {
     /// Writes the value of the ``ValueBox`` at `box` (borrowed) to the property of the live
     /// object at `address`.
     func write(_ address: UnsafeMutableRawPointer, _ box: UnsafeRawPointer) { internalInconsistency("AnyPropertyWriter is abstract") }
+
+    /// The key path written, as bound.
+    var anyKeyPath: AnyKeyPath { internalInconsistency("AnyPropertyWriter is abstract") }
 }
 
 /// How to copy a trivial value of 1, 2, 4 or 8 bytes from its ``ValueBox`` into its property.

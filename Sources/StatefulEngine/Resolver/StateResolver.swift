@@ -296,7 +296,7 @@ public final class StateResolver {
         return stats
     }
 
-    // MARK: Internals shared with apply and explain
+    // MARK: Internals shared with apply, explain and lint
 
     static func key(_ target: UInt32, _ keyPath: UInt32) -> UInt64 { UInt64(target) << 32 | UInt64(keyPath) }
 
@@ -369,16 +369,25 @@ public final class StateResolver {
     }
 
     func descriptor(of candidate: csr_candidate) -> StateDescriptor {
-        let state = ControlState(rawValue: UInt(candidate.mask))
-        switch candidate.mode {
-        case CSR_EXACTLY: return .exactly(state, priority: candidate.priority)
-        case CSR_CONTAINING: return .containing(state, priority: candidate.priority)
-        case CSR_NOT_CONTAINING: return .notContaining(state, priority: candidate.priority)
-        case CSR_CONTAINING_ANY: return .containingAny(state, priority: candidate.priority)
-        case CSR_CONTAINING_NONE: return .containingNone(state, priority: candidate.priority)
+        descriptor(candidate.mode, candidate.mask, candidate.priority, candidate.predicate_id)
+    }
+
+    func descriptor(of rule: csr_lint_rule) -> StateDescriptor {
+        descriptor(rule.mode, rule.mask, rule.priority, rule.predicate_id)
+    }
+
+    /// The descriptor of a rule of the C table.
+    private func descriptor(_ mode: csr_mode, _ mask: UInt64, _ priority: Int32, _ predicateID: UInt64) -> StateDescriptor {
+        let state = ControlState(rawValue: UInt(mask))
+        switch mode {
+        case CSR_EXACTLY: return .exactly(state, priority: priority)
+        case CSR_CONTAINING: return .containing(state, priority: priority)
+        case CSR_NOT_CONTAINING: return .notContaining(state, priority: priority)
+        case CSR_CONTAINING_ANY: return .containingAny(state, priority: priority)
+        case CSR_CONTAINING_NONE: return .containingNone(state, priority: priority)
         default:
-            let predicate = predicates[candidate.predicate_id]!
-            return .custom(predicate.name, priority: candidate.priority, predicate.box.predicate)
+            let predicate = predicates[predicateID]!
+            return .custom(predicate.name, priority: priority, predicate.box.predicate)
         }
     }
 

@@ -3,6 +3,10 @@ internal import CStateResolver
 /// A ``ValueBox`` of any type: a class, so that holding and comparing one costs a pointer.
 class AnyValueBox {
     var anyValue: Any { internalInconsistency("AnyValueBox is abstract") }
+
+    /// Whether the values of two boxes of one type are equal: nil when the type is not
+    /// `Equatable` (checked at run time) or the boxes hold different types.
+    func isEqual(to other: AnyValueBox) -> Bool? { internalInconsistency("AnyValueBox is abstract") }
 }
 
 /// A value boxed with its static type, so a setter unboxes it without a dynamic cast.
@@ -19,6 +23,17 @@ final class ValueBox<Value>: AnyValueBox {
         }
     }
     override var anyValue: Any { value }
+
+    override func isEqual(to other: AnyValueBox) -> Bool? {
+        guard let other = other as? ValueBox<Value>, let type = Value.self as? any Equatable.Type else { return nil }
+        return areEqual(type, value, other.value)
+    }
+}
+
+/// `a == b` for values of the `Equatable` type `type` (opened from an existential).
+private func areEqual<E: Equatable>(_ type: E.Type, _ a: Any, _ b: Any) -> Bool? {
+    guard let a = a as? E, let b = b as? E else { return nil }
+    return a == b
 }
 
 /// The values of a resolver's rules, addressed by the handles the C table stores. Freed

@@ -25,17 +25,25 @@ struct PinCodeDemo: ParsableCommand {
     @Option(help: "The number of digits.")
     var length = 4
 
+    @Flag(help: "Print the rule lint of the demo's controls (rules that never win or never match, bindings that never change) and exit.")
+    var lint = false
+
     func validate() throws {
         guard (1...12).contains(length) else { throw ValidationError("--length must be between 1 and 12") }
         if explain && script == nil && Terminal.isInteractive {
             throw ValidationError("--explain needs --script")
+        }
+        if lint && (script != nil || explain) {
+            throw ValidationError("--lint prints the lint of the controls and exits: it takes no --script or --explain")
         }
     }
 
     func run() throws {
         try MainActor.assumeIsolated {
             let scene = DemoScene(codeLength: length)
-            if let script {
+            if lint {
+                print(Self.lintReport(of: scene))
+            } else if let script {
                 print(try Self.runScript(script, scene: scene, colors: !noColor, explain: explain))
             } else if Terminal.isInteractive {
                 Self.runInteractive(scene: scene, colors: !noColor)
@@ -77,6 +85,26 @@ struct PinCodeDemo: ParsableCommand {
         }
         sections.append("The Submit button:\n\(scene.pin.explain(\Button.isEnabled, of: scene.submit))")
         return sections.joined(separator: "\n\n")
+    }
+
+    /// The rule lint of every control of the scene over its reachable states: the diagnostics
+    /// of each, or that it has none.
+    @MainActor
+    static func lintReport(of scene: DemoScene) -> String {
+        let controls: [(String, Control)] = [("PIN control", scene.pin)]
+            + scene.pin.dots.enumerated().map { ("dot \($0.offset + 1)", $0.element) }
+            + [("Submit button", scene.submit)]
+        var lines = ["Rule lint of each control over its reachable states:"]
+        var problems = 0
+        for (name, control) in controls {
+            let diagnostics = control.lintRules()
+            problems += diagnostics.count
+            let summary = diagnostics.isEmpty ? "no problems" : "\(diagnostics.count) problem\(diagnostics.count == 1 ? "" : "s")"
+            lines.append("\(name) (\(type(of: control)), \(control.reachableStates.count) states): \(summary)")
+            lines += diagnostics.map { "  - \($0)" }
+        }
+        lines.append("\(problems) problem\(problems == 1 ? "" : "s") in \(controls.count) controls")
+        return lines.joined(separator: "\n")
     }
 
     @MainActor

@@ -65,6 +65,24 @@ struct PinCodeDemoTests {
         #expect(text.contains("The Submit button:"))
     }
 
+    @Test func lintFindsNoProblemInTheDemosControls() throws {
+        let scene = DemoScene()
+        let controls: [Control] = [scene.pin, scene.submit] + scene.pin.dots
+        #expect(controls.map { $0.lintRules() } == Array(repeating: [], count: 6))
+        let report = PinCodeDemo.lintReport(of: scene).split(separator: "\n")
+        #expect(report.count == 8)
+        #expect(report[1] == "PIN control (PinCodeControl, 128 states): no problems")
+        #expect(report[2] == "dot 1 (PinDot, 64 states): no problems")
+        #expect(report[6] == "Submit button (Button, 16 states): no problems")
+        #expect(report[7] == "0 problems in 6 controls")
+    }
+
+    @Test func lintIsAFlagThatTakesNoScript() throws {
+        #expect(try PinCodeDemo.parse(["--lint"]).lint)
+        #expect(try !PinCodeDemo.parse([]).lint)
+        #expect(throws: (any Error).self) { try PinCodeDemo.parse(["--lint", "--script", "12"]) }
+    }
+
     @Test func colorsAreANSISequencesOfTheBoundColors() throws {
         let last = try frames("1357", colors: true).last!
         #expect(last.contains("\u{1B}[38;2;48;209;88m●")) // green fill
