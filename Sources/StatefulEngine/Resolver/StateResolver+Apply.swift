@@ -8,7 +8,7 @@ extension StateResolver {
     /// resolver first saw them. Applying the applied state writes nothing.
     ///
     /// Every eighth apply also checks one bound target for deallocation (see
-    /// ``sweepDeadTargets(_:)``).
+    /// `sweepDeadTargets(_:)`).
     ///
     /// Setters may call back into the resolver. A value bound or removed by a setter is applied
     /// by that call (a binding removed before its turn gets its default). An `apply` from a
