@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Testing
 import StatefulControls
 
@@ -133,6 +134,16 @@ struct DocCExampleTests {
     @Test func engineBlocksAreHere() { expectEveryBlock(of: DocCArticle.engine, isIn: #filePath) }
 
     // StatefulControls.md
+
+    /// The overview's concurrency block, compiled (its loops run until the controls go; the
+    /// APIs are tested in AsyncSequenceTests and ObservationTests).
+    func overviewConcurrencyBlock(submit: Button, pin: PinCodeControl, send: (Event) -> Void,
+                                  render: (ControlState) -> Void,
+                                  scheduleRedraw: @escaping @Sendable () -> Void) async {
+        for await event in submit.events(for: .primaryActionTriggered) { send(event) }
+        for await state in pin.appliedStates() { render(state) }
+        withObservationTracking { _ = pin.state } onChange: { scheduleRedraw() }
+    }
 
     @Test func overview() {
         let pin = PinCodeControl()
