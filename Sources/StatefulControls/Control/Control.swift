@@ -144,6 +144,7 @@ open class Control: View, Observable {
 
     /// ``state``, without reporting the read to Observation.
     var currentState: ControlState {
+        if customStates.isEmpty { return factors }
         var state = factors
         for custom in customStates where custom.isActive(self) { state.insert(custom.state) }
         return state
@@ -166,18 +167,22 @@ open class Control: View, Observable {
     private func setFactor(_ bit: ControlState, _ isOn: Bool, _ keyPath: @autoclosure () -> KeyPath<Control, Bool>) {
         guard factors.contains(bit) != isOn else { return }
         if readSinceReported.contains(bit) {
-            reportChange(of: bit, keyPath()) { $0.factors.formSymmetricDifference(bit) }
+            reportChange(of: bit, keyPath())
         } else {
             factors.formSymmetricDifference(bit)
         }
         updateState()
     }
 
-    /// Makes `change` under Observation's eyes (out of line: only for what was read).
+    /// Flips `bit` under Observation's eyes (out of line: only for what was read). The
+    /// registrar's `willSet`/`didSet` directly: a closure passed to `withMutation` would be
+    /// checked for main-actor isolation at every call.
     @inline(never)
-    private func reportChange(of bit: ControlState, _ keyPath: KeyPath<Control, Bool>, _ change: (Control) -> Void) {
+    private func reportChange(of bit: ControlState, _ keyPath: KeyPath<Control, Bool>) {
         readSinceReported.remove(bit)
-        observationRegistrar.withMutation(of: self, keyPath: keyPath) { change(self) }
+        observationRegistrar.willSet(self, keyPath: keyPath)
+        factors.formSymmetricDifference(bit)
+        observationRegistrar.didSet(self, keyPath: keyPath)
     }
 
     /// Reports a change of ``state`` to Observation if it differs from what was read.
@@ -185,7 +190,8 @@ open class Control: View, Observable {
     private func reportStateChange() {
         guard currentState != observedState else { return }
         readSinceReported.remove(Self.stateBit)
-        observationRegistrar.withMutation(of: self, keyPath: Self.stateKeyPath) {}
+        observationRegistrar.willSet(self, keyPath: Self.stateKeyPath)
+        observationRegistrar.didSet(self, keyPath: Self.stateKeyPath)
     }
 
     /// The state whose bound values are applied: ``state``, except inside a transition (which

@@ -18,26 +18,26 @@ public struct ControlState: OptionSet, Hashable, Sendable {
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
     /// No state bit set: enabled, not selected, not highlighted, not focused.
-    public static let normal: ControlState = []
+    @inlinable public static var normal: ControlState { [] }
 
     /// The control is being touched (UIKit `1 << 0`).
-    public static let highlighted = ControlState(rawValue: 1 << 0)
+    @inlinable public static var highlighted: ControlState { ControlState(rawValue: 1 << 0) }
 
     /// The control is not enabled (UIKit `1 << 1`).
-    public static let disabled = ControlState(rawValue: 1 << 1)
+    @inlinable public static var disabled: ControlState { ControlState(rawValue: 1 << 1) }
 
     /// The control is selected (UIKit `1 << 2`).
-    public static let selected = ControlState(rawValue: 1 << 2)
+    @inlinable public static var selected: ControlState { ControlState(rawValue: 1 << 2) }
 
     /// The control has the focus (UIKit `1 << 3`).
-    public static let focused = ControlState(rawValue: 1 << 3)
+    @inlinable public static var focused: ControlState { ControlState(rawValue: 1 << 3) }
 
     /// The range of custom states for applications and libraries (`0x00FF0000`).
-    public static let application = ControlState(rawValue: 0x00FF_0000)
+    @inlinable public static var application: ControlState { ControlState(rawValue: 0x00FF_0000) }
 
     /// The range reserved for the framework (`0xFF000000`): the states of the library's own
     /// components (`visited`, `filled`, `valid`, `invalid`) live here, never in the app's range.
-    public static let reserved = ControlState(rawValue: 0xFF00_0000)
+    @inlinable public static var reserved: ControlState { ControlState(rawValue: 0xFF00_0000) }
 }
 
 extension ControlState: CustomStringConvertible {
