@@ -12,9 +12,11 @@ extension Control {
     /// control is deallocated, and its action is removed when the iterating task is cancelled
     /// or the sequence is released. The control is not kept alive by the sequence.
     ///
-    /// - Parameter limit: Events not yet consumed are buffered up to `limit`; beyond it the
-    ///   oldest are dropped (`AsyncStream`'s `bufferingNewest`), so a consumer that stalls never
-    ///   makes memory grow without bound.
+    /// - Parameters:
+    ///   - events: The events to deliver (any of them).
+    ///   - limit: Events not yet consumed are buffered up to `limit`; beyond it the oldest are
+    ///     dropped (`AsyncStream`'s `bufferingNewest`), so a consumer that stalls never makes
+    ///     memory grow without bound.
     public func events(for events: ControlEvents, bufferingNewest limit: Int = 64) -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(limit))
         let end = StreamEnd(continuation)
