@@ -10,8 +10,8 @@ extension StateResolver {
     /// time); for other types a binding is reported as ``RuleDiagnostic/Problem/alwaysDefault``
     /// only when no rule wins in any state, and as ``RuleDiagnostic/Problem/neverChanges`` only
     /// when one rule wins in every state. Bindings of deallocated targets are skipped. Nothing
-    /// is written and no rule changes; the states' cached resolutions are filled on the way, as
-    /// resolving them would, within ``cacheBudget``. Custom predicates run.
+    /// is written, no rule changes, and the resolution caches are neither read nor changed (the
+    /// C pass matches each rule against 64 states a machine word). Custom predicates run.
     ///
     /// Diagnostics come in the order ``apply(_:)`` writes bindings; a binding's rule problems
     /// in resolution order, then its own. An empty sequence of states reports nothing.
