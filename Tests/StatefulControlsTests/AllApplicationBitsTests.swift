@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import StatefulControls
 
-/// The application ranges are wholly the app's: with all 8 custom states and 4 custom events
-/// taken first, every component still works, and none of its states is an app state.
+/// The application ranges are wholly the app's: with all 8 UIKit-compatible custom states and 4
+/// custom events taken first, every component still works, and none of its states is an app
+/// state.
 ///
 /// Runs in a child process (an exit test) so that taking every bit leaves the other tests'
 /// allocations alone.
@@ -25,11 +26,11 @@ struct AllApplicationBitsTests {
 
     @MainActor
     static func driveEveryComponent() throws {
-        let appStates = try (0..<8).map { try ControlState.allocate(named: "com.example.app.state\($0)") }
+        let appStates = try (0..<8).map { try ControlState.allocate(named: "com.example.app.state\($0)", in: .application) }
         let appEvents = (0..<4).map { ControlEvents.application(1 << (24 + $0)) }
         let allApp = appStates.reduce(ControlState()) { $0.union($1) }
         check(allApp == .application, "the app got all 8 application states")
-        check(fails { try ControlState.allocate(named: "com.example.app.ninth") }, "a ninth state is refused")
+        check(fails { try ControlState.allocate(named: "com.example.app.ninth", in: .application) }, "a ninth state is refused")
         let componentStates: [ControlState] = [.visited, .filled, .valid, .invalid]
         for state in componentStates {
             check(state.isDisjoint(with: allApp) && ControlState.reserved.isSuperset(of: state),

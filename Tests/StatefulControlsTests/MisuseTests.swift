@@ -16,7 +16,7 @@ struct MisuseTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             await MainActor.run { Control().register(.selected, for: \.isFocused, named: "focus") }
         }
-        #expect(Self.stderr(result).contains("Control.register: state 0x4 for focus lies outside the application range 0x00FF0000; allocate custom states with ControlState.allocate(named:)"))
+        #expect(Self.stderr(result).contains("Control.register: state 0x4 for focus lies outside the application ranges 0x00FF0000 and 0xFFFFFFFF00000000; allocate custom states with ControlState.allocate(named:in:)"))
     }
 
     @Test func registeringOneStateTwiceOnAControl() async {
@@ -53,7 +53,7 @@ struct MisuseTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             await MainActor.run { Control().register([], named: "nothing") { _ in true } }
         }
-        #expect(Self.stderr(result).contains("an empty state for nothing; register a state from ControlState.allocate(named:)"))
+        #expect(Self.stderr(result).contains("an empty state for nothing; register a state from ControlState.allocate(named:in:)"))
     }
 
     @Test func anEventOutsideTheApplicationRange() async {
@@ -107,7 +107,26 @@ struct MisuseTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = try ControlState.allocate(named: "")
         }
-        #expect(Self.stderr(result).contains("ControlState.allocate(named:) with an empty name; name the state in reverse-DNS form"))
+        #expect(Self.stderr(result).contains("ControlState.allocate(named:in:) with an empty name; name the state in reverse-DNS form"))
+    }
+
+    @Test func aStateRangeOutsideTheApplicationRanges() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try ControlState.allocate(named: "com.example.misuse.reserved", in: .reserved)
+        }
+        #expect(Self.stderr(result).contains("ControlState.allocate(named: \"com.example.misuse.reserved\", in: 0xFF000000): the range must be bits of the application ranges 0x00FF0000 and 0xFFFFFFFF00000000, such as ControlState.extendedApplication"))
+    }
+
+    @Test func listingTheCombinationsOfTooManyFactors() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let states = try (0..<17).map { try ControlState.allocate(named: "com.example.misuse.factor\($0)") }
+            await MainActor.run {
+                let control = Control()
+                for state in states { control.register(state) { _ in false } }
+                _ = control.lintRules()
+            }
+        }
+        #expect(Self.stderr(result).contains("Control.reachableStates: 21 factors (4 built-in, 17 custom states) make 2^21 states, too many to list; pass the states the control really reaches to lintRules(reachableStates:)"))
     }
 
     @Test func aPinCodeWithoutDigits() async {

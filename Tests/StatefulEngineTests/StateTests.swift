@@ -11,6 +11,8 @@ struct StateTests {
         #expect(ControlState.focused.rawValue == 1 << 3)
         #expect(ControlState.application.rawValue == 0x00FF_0000)
         #expect(ControlState.reserved.rawValue == 0xFF00_0000)
+        #expect(ControlState.extendedApplication.rawValue == 0xFFFF_FFFF_0000_0000)
+        #expect(ControlState.extendedApplication.isDisjoint(with: [.application, .reserved]))
     }
 
     @Test func descriptionNamesTheStates() throws {
@@ -19,19 +21,39 @@ struct StateTests {
         #expect(ControlState([.selected, .highlighted]).description == "highlighted | selected")
         #expect(ControlState([.focused, on]).description == "focused | com.example.tests.on")
         #expect(ControlState(rawValue: 0x8000_0000).description == "0x80000000")
+        let archived = try ControlState.allocate(named: "com.example.tests.archived", in: .extendedApplication)
+        #expect(archived.rawValue > UInt(UInt32.max))
+        #expect(ControlState([.selected, on, archived]).description == "selected | com.example.tests.on | com.example.tests.archived")
     }
 
-    @Test func theAllocatorHandsOutEachBitOnceAndThenFailsNamingTheHolders() throws {
+    @Test func theAllocatorHandsOutUIKitsEightThenTheExtendedRangeThenFailsNamingTheHolders() throws {
         let allocator = CustomStateNames()
         var states: [ControlState] = []
-        for index in 0..<8 { states.append(try allocator.allocate(named: "com.example.s\(index)")) }
-        #expect(Set(states).count == 8)
-        #expect(states.reduce(ControlState()) { $0.union($1) } == .application)
-        #expect(try allocator.allocate(named: "com.example.s3") == states[3])
-        let error = #expect(throws: CustomStateError.self) { try allocator.allocate(named: "com.example.ninth") }
-        #expect(error?.name == "com.example.ninth")
-        #expect(error?.holders == (0..<8).map { "com.example.s\($0)" })
-        #expect(error?.description.contains("all 8 bits") == true)
+        for index in 0..<40 { states.append(try allocator.allocate(named: "com.example.s\(index)", in: .applicationRanges)) }
+        #expect(states[..<8].map(\.rawValue) == (16..<24).map { 1 << $0 })
+        #expect(states[8...].map(\.rawValue) == (32..<64).map { 1 << $0 })
+        #expect(states.allSatisfy { $0.isCustom })
+        #expect(try allocator.allocate(named: "com.example.s3", in: .applicationRanges) == states[3])
+        #expect(try allocator.allocate(named: "com.example.s33", in: .extendedApplication) == states[33])
+        let names = (0..<40).map { "com.example.s\($0)" }
+        let error = #expect(throws: CustomStateError.self) { try allocator.allocate(named: "com.example.s40", in: .applicationRanges) }
+        #expect(error == .rangeFull(name: "com.example.s40", range: .applicationRanges, holders: names))
+        #expect(error?.description == "cannot allocate custom state \"com.example.s40\": all 40 bits of the application ranges 0x00FF0000 and 0xFFFFFFFF00000000 are taken (by \(names.joined(separator: ", ")))")
+    }
+
+    @Test func eachRangeIsFullOnItsOwnAndANameKeepsItsBit() throws {
+        let allocator = CustomStateNames()
+        let extended = try allocator.allocate(named: "com.example.archived", in: .extendedApplication)
+        #expect(extended.rawValue == 1 << 32)
+        for index in 0..<8 { _ = try allocator.allocate(named: "com.example.app\(index)", in: .application) }
+        let full = #expect(throws: CustomStateError.self) { try allocator.allocate(named: "com.example.ninth", in: .application) }
+        #expect(full == .rangeFull(name: "com.example.ninth", range: .application, holders: (0..<8).map { "com.example.app\($0)" }))
+        #expect(full?.description.hasPrefix("cannot allocate custom state \"com.example.ninth\": all 8 bits of the application range 0x00FF0000 are taken (by com.example.app0, ") == true)
+        // The same ninth name still fits the extended range, after the state allocated there.
+        #expect(try allocator.allocate(named: "com.example.ninth", in: .applicationRanges).rawValue == 1 << 33)
+        let outside = #expect(throws: CustomStateError.self) { try allocator.allocate(named: "com.example.archived", in: .application) }
+        #expect(outside == .allocatedOutsideRange(name: "com.example.archived", state: extended, range: .application))
+        #expect(outside?.description == "cannot allocate custom state \"com.example.archived\" in the application range 0x00FF0000: the name has bit 0x100000000 already")
     }
 
     @Test func defaultPrioritiesFollowTheDesign() {

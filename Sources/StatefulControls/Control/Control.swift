@@ -304,16 +304,16 @@ struct CustomState {
 }
 
 extension Control {
-    /// Registers a custom state; `range` is the application range for apps and the reserved
+    /// Registers a custom state; `range` is the application ranges for apps and the reserved
     /// range for the library's own components.
     func registerCustomState(_ state: ControlState, source: String, in range: ControlState,
                              isActive: @escaping @MainActor (Control) -> Bool) {
         let name = "\(type(of: self)).register"
         guard !state.isEmpty else {
-            misuse("\(name): an empty state for \(source); register a state from ControlState.allocate(named:)")
+            misuse("\(name): an empty state for \(source); register a state from ControlState.allocate(named:in:)")
         }
         guard range.isSuperset(of: state) else {
-            misuse("\(name): state \(state.hexadecimal) for \(source) lies outside the application range 0x00FF0000; allocate custom states with ControlState.allocate(named:)")
+            misuse("\(name): state \(state.hexadecimal) for \(source) lies outside \(range.rangeDescription); allocate custom states with ControlState.allocate(named:in:)")
         }
         if let clash = customStates.first(where: { !$0.state.isDisjoint(with: state) }) {
             misuse("\(name): state [\(state)] for \(source) is already registered on this control for \(clash.source); register each state once per control")

@@ -13,11 +13,11 @@ extension StateConfigurable {
     /// (by default the key path's description) identifies the registration in messages.
     ///
     /// Stops the program (a programmer error, in release builds too) when `state` is empty, has
-    /// a bit outside the application range `0x00FF0000`, or shares a bit with a state already
-    /// registered on this control.
+    /// a bit outside the application ranges (`0x00FF0000` and `0xFFFFFFFF00000000`), or shares a
+    /// bit with a state already registered on this control.
     public func register(_ state: ControlState, for keyPath: KeyPath<Self, Bool>, inverted: Bool = false,
                          named name: String? = nil) {
-        register(state, in: .application, for: keyPath, inverted: inverted, named: name)
+        register(state, in: .applicationRanges, for: keyPath, inverted: inverted, named: name)
     }
 
     /// Registers a custom state that is on while `predicate` returns true for the control.
@@ -27,10 +27,10 @@ extension StateConfigurable {
     /// mistakes listed in ``register(_:for:inverted:named:)``.
     public func register(_ state: ControlState, named name: String = "a predicate",
                          when predicate: @escaping @MainActor (Self) -> Bool) {
-        register(state, in: .application, named: name, when: predicate)
+        register(state, in: .applicationRanges, named: name, when: predicate)
     }
 
-    /// Registers a state of `range`: the application range for apps, the reserved range for
+    /// Registers a state of `range`: the application ranges for apps, the reserved range for
     /// the library's own components.
     func register(_ state: ControlState, in range: ControlState, for keyPath: KeyPath<Self, Bool>,
                   inverted: Bool = false, named name: String? = nil) {

@@ -2,7 +2,8 @@
 ///
 /// A control's state is *computed* from its state factors (`isEnabled`, `isSelected`, …) and
 /// never stored. The low bits are the system states; the application range `0x00FF0000` holds
-/// custom states (see ``ControlState/allocate(named:)``); the top byte is reserved.
+/// UIKit's eight custom states, the extended application range `0xFFFFFFFF00000000` 32 more
+/// (see ``ControlState/allocate(named:in:)``); the byte `0xFF000000` is reserved.
 ///
 /// ```swift
 /// let state: ControlState = [.selected, .highlighted]
@@ -32,8 +33,16 @@ public struct ControlState: OptionSet, Hashable, Sendable {
     /// The control has the focus (UIKit `1 << 3`).
     @inlinable public static var focused: ControlState { ControlState(rawValue: 1 << 3) }
 
-    /// The range of custom states for applications and libraries (`0x00FF0000`).
+    /// The range of custom states for applications and libraries (`0x00FF0000`): UIKit's
+    /// eight, with UIKit's values.
     @inlinable public static var application: ControlState { ControlState(rawValue: 0x00FF_0000) }
+
+    /// The range of 32 further custom states above UIKit's 32-bit state
+    /// (`0xFFFFFFFF00000000`), handed out by ``allocate(named:in:)`` after the eight of
+    /// ``application``. Empty where `UInt` has 32 bits.
+    @inlinable public static var extendedApplication: ControlState {
+        ControlState(rawValue: UInt(truncatingIfNeeded: 0xFFFF_FFFF_0000_0000 as UInt64))
+    }
 
     /// The range reserved for the framework (`0xFF000000`): the states of the library's own
     /// components (`visited`, `filled`, `valid`, `invalid`) live here, never in the app's range.
