@@ -18,8 +18,9 @@
 
 #include "reference.h"
 
+/* States and masks: system bits, the application range, and bits above 32 (the extended range). */
 static const uint64_t states[16] = {0, 1, 4, 5, 8, 0x10000, 0x10004, 0x3000D,
-                                    2, 3, 6, 7, 0x10001, 0x10005, 0x20000, 12};
+                                    2, 3, 6, 7, 0x10001, 0x10005, 0x8000000000020000, 0x10000000C};
 static const csr_mode modes[6] = {CSR_EXACTLY, CSR_CONTAINING, CSR_NOT_CONTAINING,
                                   CSR_CONTAINING_ANY, CSR_CONTAINING_NONE, CSR_CUSTOM};
 static const int32_t priorities[4] = {500, 750, 999, 1000};
