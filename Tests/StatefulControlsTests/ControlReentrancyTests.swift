@@ -18,6 +18,23 @@ struct ControlReentrancyTests {
         withExtendedLifetime((highlighter, recorder, highlighted)) {}
     }
 
+    @Test func aPredicateThatRegistersAStateLeavesTheDerivationSound() throws {
+        let first = try ControlState.allocate(named: "com.example.tests.reentrant.first")
+        let second = try ControlState.allocate(named: "com.example.tests.reentrant.second")
+        let control = Control()
+        var registered = false
+        control.register(first, named: "registers another") { control in
+            if control.isSelected && !registered {
+                registered = true
+                control.register(second, named: "the other") { $0.isSelected }
+            }
+            return control.isSelected
+        }
+        control.isSelected = true
+        #expect(registered && control.state == [.selected, first, second])
+        #expect(control.appliedState == control.state)
+    }
+
     @Test func subscribingFromAHandlerWaitsForTheNextChange() {
         let control = Control()
         var late: StateSubscription?

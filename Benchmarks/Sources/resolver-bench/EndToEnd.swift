@@ -251,10 +251,8 @@ func makeUpdateBaselineButtons(verify: Bool)
 
 // MARK: - form: 100 fields, a custom `valid` state enabling each field's button
 
-/// The custom state of the form scenario, allocated once.
-func benchValidState() throws -> ControlState {
-    try ControlState.allocate(named: "org.statefulcontrols.bench.valid")
-}
+/// The custom state of the form scenario.
+func benchValidState() -> ControlState { BenchStates.all[2] }
 
 /// What the form scenario flips: the field's five factors, and the button it enables.
 @MainActor
@@ -493,7 +491,7 @@ extension Scenarios {
     // MARK: form
 
     func form() throws {
-        let form = Form(valid: try benchValidState(), verify: true)
+        let form = Form(valid: benchValidState(), verify: true)
         let params: [String: Param] = ["fields": .int(Form.fieldCount), "factors_per_field": .int(5),
                                        "valid_flips": .string(String(format: "%.1f%%", form.validFlipFraction * 100))]
         let steps = form.steps, controls = form.controls, hands = form.hands
@@ -575,7 +573,8 @@ enum EndToEndIR {
     static let names = ["update-baseline-control", "update-baseline-hand", "update-baseline-hand-always",
                         "form-control", "form-hand",
                         "bindings-1000-100pct-control", "bindings-1000-100pct-hand",
-                        "bindings-1000-1pct-control", "bindings-1000-1pct-hand"]
+                        "bindings-1000-1pct-control", "bindings-1000-1pct-hand",
+                        "custom-states-8", "custom-states-8-extended", "custom-states-40"]
 
     /// Sets the loop up (warm: every state pair it meets was applied before), runs it inside
     /// bench_ir_region, checks that it did its work (the values shown match the factors), and
@@ -607,7 +606,7 @@ enum EndToEndIR {
             }
         case "form-control", "form-hand":
             iterations = requested
-            let form = Form(valid: try benchValidState(), verify: false)
+            let form = Form(valid: benchValidState(), verify: false)
             let steps = form.steps, controls = form.controls, hands = form.hands
             if name == "form-control" {
                 body = MainActorBody {
@@ -620,6 +619,12 @@ enum EndToEndIR {
                 }
                 check = { hands.allSatisfy { $0.buttonIsEnabled == $0.isValid } }
             }
+        case "custom-states-8", "custom-states-8-extended", "custom-states-40":
+            iterations = requested
+            let shape = ["custom-states-8": "application", "custom-states-8-extended": "extended"][name] ?? "both"
+            let toggle = CustomStateToggle(states: CustomStateToggle.shapes.first { $0.name == shape }!.states)
+            body = MainActorBody { for i in 0..<iterations { toggle.step(i) } }
+            check = { toggle.showsFlags }
         default:
             // A 100 % change writes 1,000 values: a thousandth of the iterations keeps callgrind
             // short; a 1 % change writes 10, a hundredth. An odd count ends away from normal.

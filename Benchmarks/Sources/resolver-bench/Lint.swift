@@ -20,9 +20,8 @@ final class LintedControl: Control {
 extension Scenarios {
     /// Rule lint of a control: the C pass alone (csr_lint over a table of the same rules), and
     /// `Control.lintRules()` end to end (the reachable states, the pass, the diagnostics).
-    func lint() throws {
-        let first = try ControlState.allocate(named: "org.statefulcontrols.bench.lint.first")
-        let second = try ControlState.allocate(named: "org.statefulcontrols.bench.lint.second")
+    func lint() {
+        let first = BenchStates.all[0], second = BenchStates.all[1]
         let control = LintedControl(first: first, second: second)
         let bits = [ControlState.highlighted, .disabled, .selected, .focused, first, second].map { UInt64($0.rawValue) }
         let bindings = 1000, rulesPerBinding = 4

@@ -26,7 +26,7 @@ struct ResolverBench: ParsableCommand {
     var iterations = 100_000
 
     static let scenarioNames = ["resolve", "ties-custom", "state-change", "large", "insert-remove",
-                                "update-baseline", "form", "bindings-1000", "lint"]
+                                "update-baseline", "form", "bindings-1000", "lint", "custom-states"]
 
     func validate() throws {
         if let scenario, !Self.scenarioNames.contains(scenario) {
@@ -63,6 +63,7 @@ struct ResolverBench: ParsableCommand {
             ("insert-remove", scenarios.insertAndRemove),
             ("update-baseline", scenarios.updateBaseline), ("form", scenarios.form),
             ("bindings-1000", scenarios.bindings1000), ("lint", scenarios.lint),
+            ("custom-states", scenarios.customStates),
         ]
         for (name, body) in runs where scenario == nil || scenario == name { try body() }
         FileHandle.standardError.write(Data("\n".utf8))
@@ -123,6 +124,14 @@ struct Goals {
         check("bytes per rule at 1M rules (C table)", large?.bytesPerRule, "< 64") { $0 < 64 }
         let lint = median("lint", "Control.lintRules() (end to end)", ["bindings": .int(1000), "rules": .int(4000), "states": .int(64)])
         check("Control.lintRules(), 1,000 bindings x 4 rules over 64 states (ms)", lint.map { $0 / 1e6 }, "< 10") { $0 < 10 }
+        let extendedResolve = median("custom-states", "resolver (warm)", ["rules": .int(16), "custom_bits": .string("extended")])
+        let uikitResolve = median("custom-states", "resolver (warm)", ["rules": .int(16), "custom_bits": .string("application")])
+        check("warm resolve, custom bits in the extended range / in UIKit's", extendedResolve.flatMap { e in uikitResolve.map { e / $0 } }, "<= 1.1") { $0 <= 1.1 }
+        func toggle(_ count: Int, _ range: String) -> Double? {
+            median("custom-states", "Control custom-state toggle (end to end)", ["custom_states": .int(count), "range": .string(range)])
+        }
+        check("custom-state change end to end, 8 extended states / 8 UIKit states", toggle(8, "extended").flatMap { e in toggle(8, "application").map { e / $0 } }, "<= 1.1") { $0 <= 1.1 }
+        check("custom-state change end to end, 40 states / 8", toggle(40, "both").flatMap { f in toggle(8, "application").map { f / $0 } }, "<= 1.1") { $0 <= 1.1 }
         let allocations = results.filter { $0.implementation == "resolver (warm)" }.compactMap(\.allocationsPerOp).max()
         check("allocations per warm resolve (JudyMalloc calls)", allocations, "0") { $0 == 0 }
         return lines.joined(separator: "\n")
