@@ -301,5 +301,10 @@ extension DocCExampleTests {
             }
             #expect(colours == Array(repeating: ["blue", "grey"], count: 4))
         }
+
+        @Test func anExtendedState() throws {
+            let archived = try ControlState.allocate(named: "com.example.cell.archived", in: .extendedApplication)
+            #expect(ControlState.extendedApplication.contains(archived) && archived.description == "com.example.cell.archived")
+        }
     }
 }
