@@ -146,15 +146,7 @@ open class Control: View, Observable {
     var currentState: ControlState {
         if customStates.isEmpty { return factors }
         var state = factors
-        // In place: iterating the array would copy each entry, retaining its name and closure.
-        // The buffer belongs to this copy of the array, which a predicate registering a state
-        // leaves alone (the registration copies on write).
-        let customStates = customStates
-        customStates.withUnsafeBufferPointer { customStates in
-            for index in customStates.indices where customStates[index].isActive(self) {
-                state.insert(customStates[index].state)
-            }
-        }
+        for custom in customStates where custom.isActive(self) { state.insert(custom.state) }
         return state
     }
 
