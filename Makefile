@@ -39,7 +39,8 @@ IR_LOOPS := warm-resolve-16 warm-resolve-slot-16 precomputed-16 cold-resolve-16 
             state-change-10000-1pct state-change-10000-100pct control-toggle-1000 \
             update-baseline-control update-baseline-hand update-baseline-hand-always form-control form-hand \
             bindings-1000-100pct-control bindings-1000-100pct-hand bindings-1000-1pct-control bindings-1000-1pct-hand \
-            custom-states-8 custom-states-8-extended custom-states-40
+            custom-states-8-factors custom-states-8-extended-factors custom-states-40-factors \
+            custom-states-8-predicates custom-states-40-predicates
 IR_ITERATIONS ?= 20000
 
 # valgrind 3.19 cannot read the DWARF Swift emits: the binary it runs is stripped of debug info

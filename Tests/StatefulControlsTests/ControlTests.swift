@@ -24,9 +24,68 @@ final class Switch: Control {
     }
 }
 
+/// Factors registered both ways: a `@StateFactor` by its storage (pushed), the same factor
+/// inverted for a second state, and computed properties reading one factor negated and two
+/// factors (derived).
+class FormField: Control {
+    @StateFactor var isRequired = true
+    @StateFactor var isFilled = false
+    @StateFactor var isValid = false
+    var isEmpty: Bool { !isFilled }
+    var isComplete: Bool { isFilled && isValid }
+
+    func register(required: ControlState, optional: ControlState) {
+        register(required, for: \._isRequired)
+        register(optional, for: \._isRequired, inverted: true)
+    }
+}
+
 @MainActor
 @Suite("Control: state and bound values")
 struct ControlTests {
+    @Test func aFactorRegisteredByItsStoragePushesItsStates() throws {
+        let states = try (0..<4).map { try ControlState.allocate(named: "com.example.tests.field.state\($0)", in: .extendedApplication) }
+        let (required, optional, empty, complete) = (states[0], states[1], states[2], states[3])
+        let field = FormField()
+        let caption = Caption()
+        field.register(required: required, optional: optional)
+        field.register(empty, for: \.isEmpty)
+        field.register(complete, for: \.isComplete)
+        field.setValue("required", for: \.text, of: caption, when: .containing(required))
+        // isRequired pushes `required` while true, `optional` while false; the computed
+        // properties are read on every evaluation.
+        #expect(field.customStates.map(\.state) == [required, optional, empty, complete])
+        #expect(field.derivedStates.map(\.state) == [empty, complete])
+        #expect(field.state == [required, empty] && caption.text == "required")
+        field.isRequired = false
+        #expect(field.state == [optional, empty] && caption.text == "default")
+        field.isFilled = true
+        #expect(field.state == [optional])
+        field.isValid = true
+        #expect(field.state == [optional, complete])
+        field.isRequired = true
+        #expect(field.state == [required, complete] && caption.text == "required")
+        #expect(field.appliedState == field.state)
+        // A factor of another control pushes nothing to this one.
+        let other = FormField()
+        other.isRequired = false
+        #expect(field.state == [required, complete] && other.state == [])
+    }
+
+    @Test func aPushedStateInsideATransitionAppliesAtTheCommit() throws {
+        let archived = try ControlState.allocate(named: "com.example.tests.field.archived", in: .extendedApplication)
+        let field = FormField()
+        let caption = Caption()
+        field.register(required: archived, optional: .switchLoud)
+        field.setValue("archived", for: \.text, of: caption, when: .containing(archived))
+        #expect(caption.text == "archived")
+        field.beginTransition()
+        field.isRequired = false
+        #expect(field.state == .switchLoud && caption.text == "archived")
+        field.commitTransition()
+        #expect(caption.text == "default" && field.appliedState == field.state)
+    }
+
     @Test func stateIsComputedFromTheFactors() {
         let control = Control()
         #expect(control.state == .normal)

@@ -24,13 +24,15 @@ struct FortyCustomStatesTests {
         exit(1)
     }
 
-    /// A form field with forty custom states: the first and the last read from Bool
-    /// properties by key path, the others from `flags` by predicates.
+    /// A form field with forty custom states: the first pushed by its factor, the last read
+    /// from a Bool property by key path, the others from `flags` by predicates.
     @MainActor
     final class Field: Control {
         @StateFactor var flags = [Bool](repeating: false, count: 40)
         @StateFactor var isRequired = false
         @StateFactor var isArchived = false
+
+        func registerRequired(_ state: ControlState) { register(state, for: \._isRequired) }
     }
 
     /// A control whose custom state (an extended one) follows a value bound by the field.
@@ -66,7 +68,7 @@ struct FortyCustomStatesTests {
         check(all.description == names.joined(separator: " | "), "the description names all forty: \(all)")
 
         let field = Field()
-        field.register(states[0], for: \.isRequired)
+        field.registerRequired(states[0])
         field.register(states[39], for: \.isArchived)
         for index in 1..<39 { field.register(states[index], named: "flag \(index)") { $0.flags[index] } }
 

@@ -129,10 +129,30 @@ struct MisuseTests {
         #expect(Self.stderr(result).contains("Control.reachableStates: 21 factors (4 built-in, 17 custom states) make 2^21 states, too many to list; pass the states the control really reaches to lintRules(reachableStates:)"))
     }
 
+    @Test func aFactorPushingTwoStatesForOneValue() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let first = try ControlState.allocate(named: "com.example.misuse.first")
+            let second = try ControlState.allocate(named: "com.example.misuse.second")
+            await MainActor.run { _ = TwicePushed(first, second) }
+        }
+        #expect(Self.stderr(result).contains("TwicePushed.register: the factor isOn pushes [com.example.misuse.first] already while true; a factor pushes one state while true and one while false"))
+    }
+
     @Test func aPinCodeWithoutDigits() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             await MainActor.run { _ = PinCodeControl(codeLength: 0) }
         }
         #expect(Self.stderr(result).contains("PinCodeControl(codeLength: 0): a PIN code needs at least one digit"))
+    }
+}
+
+/// Registers one factor for two states while true: a misuse.
+final class TwicePushed: Control {
+    @StateFactor var isOn = false
+
+    init(_ first: ControlState, _ second: ControlState) {
+        super.init()
+        register(first, for: \._isOn, named: "isOn")
+        register(second, for: \._isOn, named: "isOn")
     }
 }

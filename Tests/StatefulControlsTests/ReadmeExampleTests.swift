@@ -9,7 +9,7 @@ final class Toggle: Control {
     var label = "off"
     init(on: ControlState) {
         super.init()
-        register(on, for: \.isOn)
+        register(on, for: \._isOn)          // its storage: the factor pushes the state
         setValue("on", for: \.label, when: .containing(on))
     }
 }

@@ -265,7 +265,7 @@ protocol BenchFormField: AnyObject {
     var buttonIsEnabled: Bool { get }
 }
 
-/// A field through the library: `valid` registered on `isValid`, and the button's isEnabled
+/// A field through the library: `valid` pushed by `isValid` (registered by its storage), and the button's isEnabled
 /// bound to `.containing(valid)` (the button is a Control, disabled by default).
 final class StatefulFormField: Control, BenchFormField {
     @StateFactor var isValid = false
@@ -274,7 +274,7 @@ final class StatefulFormField: Control, BenchFormField {
     init(valid: ControlState) {
         super.init(frame: .zero)
         button.isEnabled = false
-        register(valid, for: \.isValid)
+        register(valid, for: \._isValid)
         setValue(true, for: \.isEnabled, of: button, when: .containing(valid))
     }
 
@@ -574,7 +574,8 @@ enum EndToEndIR {
                         "form-control", "form-hand",
                         "bindings-1000-100pct-control", "bindings-1000-100pct-hand",
                         "bindings-1000-1pct-control", "bindings-1000-1pct-hand",
-                        "custom-states-8", "custom-states-8-extended", "custom-states-40"]
+                        "custom-states-8-factors", "custom-states-8-extended-factors", "custom-states-40-factors",
+                        "custom-states-8-predicates", "custom-states-40-predicates"]
 
     /// Sets the loop up (warm: every state pair it meets was applied before), runs it inside
     /// bench_ir_region, checks that it did its work (the values shown match the factors), and
@@ -619,12 +620,14 @@ enum EndToEndIR {
                 }
                 check = { hands.allSatisfy { $0.buttonIsEnabled == $0.isValid } }
             }
-        case "custom-states-8", "custom-states-8-extended", "custom-states-40":
+        case _ where name.hasPrefix("custom-states-"):
+            // custom-states-<8|8-extended|40>-<factors|predicates>
             iterations = requested
-            let shape = ["custom-states-8": "application", "custom-states-8-extended": "extended"][name] ?? "both"
-            let toggle = CustomStateToggle(states: CustomStateToggle.shapes.first { $0.name == shape }!.states)
+            let shape = name.contains("-8-extended-") ? "extended" : name.contains("-8-") ? "application" : "both"
+            let registration = ManyStatesControl.Registration(rawValue: String(name.split(separator: "-").last!))!
+            let toggle = CustomStateToggle(states: CustomStateToggle.shapes.first { $0.name == shape }!.states, registration: registration)
             body = MainActorBody { for i in 0..<iterations { toggle.step(i) } }
-            check = { toggle.showsFlags }
+            check = { toggle.showsInputs }
         default:
             // A 100 % change writes 1,000 values: a thousandth of the iterations keeps callgrind
             // short; a 1 % change writes 10, a hundredth. An odd count ends away from normal.

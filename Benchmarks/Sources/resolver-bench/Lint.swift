@@ -12,8 +12,8 @@ final class LintedControl: Control {
 
     init(first: ControlState, second: ControlState) {
         super.init()
-        register(first, for: \.isFirst)
-        register(second, for: \.isSecond)
+        register(first, for: \._isFirst)
+        register(second, for: \._isSecond)
     }
 }
 

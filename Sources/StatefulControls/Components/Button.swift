@@ -30,7 +30,7 @@ public final class VisitableButton: Button {
     /// Creates a button, blue until visited, purple after.
     public override init(title: String = "", frame: Rect = Rect(x: 0, y: 0, width: 120, height: 44)) {
         super.init(title: title, frame: frame)
-        register(.visited, in: .reserved, for: \.isVisited)
+        register(.visited, in: .reserved, for: \._isVisited, named: "isVisited")
         setValue(Color.blue, for: \.titleColor, forInvertedState: .visited)
         setValue(Color.purple, for: \.titleColor, forAllStatesContained: .visited)
     }

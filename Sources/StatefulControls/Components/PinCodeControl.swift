@@ -37,8 +37,8 @@ public final class PinDot: Control {
     /// Creates a dot with the standard appearance per state.
     public init() {
         super.init(frame: Rect(x: 0, y: 0, width: 16, height: 16))
-        register(.valid, in: .reserved, for: \.isValid)
-        register(.invalid, in: .reserved, for: \.isInvalid)
+        register(.valid, in: .reserved, for: \._isValid, named: "isValid")
+        register(.invalid, in: .reserved, for: \._isInvalid, named: "isInvalid")
         // Entered digits are filled; the PIN's verdict and the control's mode colour them.
         setValue(Color.white, for: \.fillColor, when: .containing(.selected))
         setValue(Color.blue, for: \.fillColor, when: .containing([.selected, .highlighted], priority: 1100))

@@ -5,8 +5,8 @@ public import Observation
 ///
 /// The state is never stored. It is computed from ``isEnabled``, ``isSelected``,
 /// ``isHighlighted``, ``isFocused`` and the custom states registered with
-/// ``StateConfigurable/register(_:for:inverted:named:)``. Changing a factor re-evaluates the state and
-/// applies it: every value bound with ``setValue(_:for:of:when:)`` whose winner differs between
+/// `register(_:for:inverted:named:)` and ``StateConfigurable/register(_:named:when:)``.
+/// Changing a factor re-evaluates the state and applies it: every value bound with ``setValue(_:for:of:when:)`` whose winner differs between
 /// the old and the new state is written, and nothing else.
 ///
 /// ```swift
@@ -57,7 +57,14 @@ open class Control: View, Observable {
     private static var stateBit: ControlState { ControlState(rawValue: 1 << 63) }
 
     let resolver = StateResolver()
+    /// Every registered custom state, in registration order: ``reachableStates`` and the
+    /// duplicate check read them.
     @exclusivity(unchecked) var customStates: [CustomState] = []
+    /// The registered states derived on every evaluation (predicates, and properties that are
+    /// not a `@StateFactor` of their own).
+    @exclusivity(unchecked) var derivedStates: [DerivedState] = []
+    /// The registered states pushed by their `@StateFactor` when it changes, those now on.
+    @exclusivity(unchecked) private var pushedStates: ControlState = []
     let subscriptions = WeakTokens<StateSubscription>()
     /// The subscriptions of ``appliedStates(bufferingNewest:)``, kept while the control lives.
     var streamSubscriptions: [StateSubscription] = []
@@ -144,9 +151,9 @@ open class Control: View, Observable {
 
     /// ``state``, without reporting the read to Observation.
     var currentState: ControlState {
-        if customStates.isEmpty { return factors }
-        var state = factors
-        for custom in customStates where custom.isActive(self) { state.insert(custom.state) }
+        var state = factors.union(pushedStates)
+        if derivedStates.isEmpty { return state }
+        for derived in derivedStates where derived.isActive(self) { state.insert(derived.state) }
         return state
     }
 
@@ -300,14 +307,19 @@ final class Propagation {
 struct CustomState {
     let state: ControlState
     let source: String
+}
+
+/// A custom state evaluated on every derivation of the control's state.
+struct DerivedState {
+    let state: ControlState
     let isActive: @MainActor (Control) -> Bool
 }
 
 extension Control {
-    /// Registers a custom state; `range` is the application ranges for apps and the reserved
-    /// range for the library's own components.
-    func registerCustomState(_ state: ControlState, source: String, in range: ControlState,
-                             isActive: @escaping @MainActor (Control) -> Bool) {
+    /// Stops the program unless `state` may be registered on this control: not empty, within
+    /// `range` (the application ranges for apps, the reserved range for the library's own
+    /// components), and not registered already.
+    func checkRegistration(of state: ControlState, source: String, in range: ControlState) {
         let name = "\(type(of: self)).register"
         guard !state.isEmpty else {
             misuse("\(name): an empty state for \(source); register a state from ControlState.allocate(named:in:)")
@@ -318,7 +330,29 @@ extension Control {
         if let clash = customStates.first(where: { !$0.state.isDisjoint(with: state) }) {
             misuse("\(name): state [\(state)] for \(source) is already registered on this control for \(clash.source); register each state once per control")
         }
-        customStates.append(CustomState(state: state, source: source, isActive: isActive))
+    }
+
+    /// Registers a custom state evaluated by `isActive` on every derivation (checked by
+    /// ``checkRegistration(of:source:in:)``).
+    func registerDerivedState(_ state: ControlState, source: String, isActive: @escaping @MainActor (Control) -> Bool) {
+        customStates.append(CustomState(state: state, source: source))
+        derivedStates.append(DerivedState(state: state, isActive: isActive))
+        updateState()
+    }
+
+    /// Registers a custom state its factor pushes when it changes (see ``pushState(on:off:)``),
+    /// on now when `isOn` (checked by ``checkRegistration(of:source:in:)``).
+    func registerPushedState(_ state: ControlState, source: String, isOn: Bool) {
+        customStates.append(CustomState(state: state, source: source))
+        if isOn { pushedStates.formUnion(state) }
+        updateState()
+    }
+
+    /// Sets the bits of `on`, clears those of `off` and updates the state: what a `@StateFactor`
+    /// registered for custom states calls when its value changes.
+    @usableFromInline
+    final func pushState(on: ControlState, off: ControlState) {
+        pushedStates = pushedStates.subtracting(off).union(on)
         updateState()
     }
 }

@@ -7,24 +7,57 @@ extension Control: StateConfigurable {}
 
 extension StateConfigurable {
     /// Registers a custom state that is on while the Bool at `keyPath` is true (false when
-    /// `inverted`).
+    /// `inverted`), read on every evaluation of the state.
     ///
-    /// Declare the property with ``StateFactor`` so that its changes update the state. `name`
-    /// (by default the key path's description) identifies the registration in messages.
+    /// For a ``StateFactor`` of the control's own, register its storage instead (`\._isOn` for
+    /// `isOn`, the overload taking a `StateFactor<Bool>` key path): the factor then pushes the state when it changes, which costs the same however many
+    /// states the control has. Use this one for a computed property, a property of another
+    /// type, or a property that is not a factor (call ``Control/updateState()`` when it
+    /// changes). `name` (by default the key path's description) identifies the registration in
+    /// messages.
     ///
     /// Stops the program (a programmer error, in release builds too) when `state` is empty, has
     /// a bit outside the application ranges (`0x00FF0000` and `0xFFFFFFFF00000000`), or shares a
     /// bit with a state already registered on this control.
+    /// - Complexity: O(1) to register; the property is read on every evaluation of the state.
     public func register(_ state: ControlState, for keyPath: KeyPath<Self, Bool>, inverted: Bool = false,
                          named name: String? = nil) {
         register(state, in: .applicationRanges, for: keyPath, inverted: inverted, named: name)
+    }
+
+    /// Registers a custom state that is on while the `@StateFactor` Bool stored at `factor` is
+    /// true (false when `inverted`): the factor sets or clears the state's bit when it changes,
+    /// as the built-in factors do, so no evaluation reads it.
+    ///
+    /// Pass the factor's storage, the property's name with an underscore, from the control's
+    /// own class (where the storage is visible):
+    ///
+    /// ```swift
+    /// final class Cell: Control {
+    ///     @StateFactor var isArchived = false
+    ///
+    ///     init(archived: ControlState) {
+    ///         super.init()
+    ///         register(archived, for: \._isArchived)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// A factor pushes at most one state while true and one while false (`inverted`). Stops
+    /// the program on the mistakes listed for the key-path registration, and when the factor
+    /// pushes a state for the same value already.
+    /// - Complexity: O(1) to register, and O(1) per change of the factor whatever the number
+    ///   of custom states.
+    public func register(_ state: ControlState, for factor: ReferenceWritableKeyPath<Self, StateFactor<Bool>>,
+                         inverted: Bool = false, named name: String? = nil) {
+        register(state, in: .applicationRanges, for: factor, inverted: inverted, named: name)
     }
 
     /// Registers a custom state that is on while `predicate` returns true for the control.
     ///
     /// The state is re-evaluated when a factor changes (declare the inputs with
     /// ``StateFactor``) or when ``Control/updateState()`` is called. Stops the program on the
-    /// mistakes listed in ``register(_:for:inverted:named:)``.
+    /// mistakes listed for `register(_:for:inverted:named:)`.
     public func register(_ state: ControlState, named name: String = "a predicate",
                          when predicate: @escaping @MainActor (Self) -> Bool) {
         register(state, in: .applicationRanges, named: name, when: predicate)
@@ -34,16 +67,27 @@ extension StateConfigurable {
     /// the library's own components.
     func register(_ state: ControlState, in range: ControlState, for keyPath: KeyPath<Self, Bool>,
                   inverted: Bool = false, named name: String? = nil) {
+        let source = (name ?? "\(keyPath)") + (inverted ? " (inverted)" : "")
+        checkRegistration(of: state, source: source, in: range)
         // Read on every state evaluation: at its offset, or through its getter (see BoolPropertyReader).
         let reader = BoolPropertyReader(keyPath, rootClass: type(of: self))
-        register(state, in: range, named: (name ?? "\(keyPath)") + (inverted ? " (inverted)" : "")) {
-            reader.read($0) != inverted
+        registerDerivedState(state, source: source) { reader.read($0) != inverted }
+    }
+
+    func register(_ state: ControlState, in range: ControlState, for factor: ReferenceWritableKeyPath<Self, StateFactor<Bool>>,
+                  inverted: Bool = false, named name: String? = nil) {
+        let source = (name ?? "\(factor)") + (inverted ? " (inverted)" : "")
+        checkRegistration(of: state, source: source, in: range)
+        if let pushed = self[keyPath: factor].pushes(state, inverted: inverted) {
+            misuse("\(type(of: self)).register: the factor \(source) pushes [\(pushed)] already while \(!inverted); a factor pushes one state while true and one while false")
         }
+        registerPushedState(state, source: source, isOn: self[keyPath: factor].value != inverted)
     }
 
     func register(_ state: ControlState, in range: ControlState, named name: String,
                   when predicate: @escaping @MainActor (Self) -> Bool) {
-        registerCustomState(state, source: name, in: range) { predicate(unsafeDowncast($0, to: Self.self)) }
+        checkRegistration(of: state, source: name, in: range)
+        registerDerivedState(state, source: name) { predicate(unsafeDowncast($0, to: Self.self)) }
     }
 
     /// Binds `value` to the control's own `keyPath` for the states `descriptor` matches.

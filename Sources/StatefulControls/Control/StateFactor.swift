@@ -9,12 +9,21 @@
 /// }
 /// ```
 ///
+/// A Bool factor registered for a custom state by its storage (`register(on, for: \._isOn)`)
+/// sets or clears that state's bit when it changes, as the built-in factors do: no evaluation
+/// reads it, so a control's state changes at the same cost however many such states it has.
+///
 /// Setting the same value again does nothing. Inside a transition the state is applied once,
 /// at ``Control/commitTransition()``.
 @MainActor
 @propertyWrapper
 public struct StateFactor<Value: Equatable> {
     @usableFromInline var value: Value
+    /// The custom states the factor pushes to its control while true and while false (a Bool
+    /// factor registered by its storage with `register(_:for:inverted:named:)`);
+    /// empty for any other factor.
+    @usableFromInline var pushedWhileTrue = ControlState()
+    @usableFromInline var pushedWhileFalse = ControlState()
 
     /// Creates the factor with its initial value.
     public init(wrappedValue: Value) { value = wrappedValue }
@@ -27,7 +36,8 @@ public struct StateFactor<Value: Equatable> {
     }
 
     /// Reads and writes the factor through its owning control, which re-evaluates its state
-    /// when the value changes.
+    /// when the value changes; a factor registered for a custom state sets or clears that
+    /// state's bit first (no evaluation of it).
     ///
     /// Inlinable, so that where the control's class is known the storage key path folds into
     /// a direct access (a key-path projection costs about a thousand instructions). Each
@@ -40,15 +50,37 @@ public struct StateFactor<Value: Equatable> {
     ) -> Value {
         get { owner[keyPath: storageKeyPath].value }
         set {
-            if assign(newValue, to: &owner[keyPath: storageKeyPath].value) { owner.updateState() }
+            var whileTrue = ControlState(), whileFalse = ControlState()
+            guard assign(newValue, to: &owner[keyPath: storageKeyPath], whileTrue: &whileTrue, whileFalse: &whileFalse) else { return }
+            if whileTrue.isEmpty && whileFalse.isEmpty {
+                owner.updateState()
+            } else if newValue as! Bool {
+                owner.pushState(on: whileTrue, off: whileFalse)
+            } else {
+                owner.pushState(on: whileFalse, off: whileTrue)
+            }
         }
     }
 
-    /// Stores `newValue` unless it equals the stored one; returns whether it stored.
+    /// Stores `newValue` unless it equals the stored one; returns whether it stored, with the
+    /// states the factor pushes.
     @inlinable
-    static func assign(_ newValue: Value, to value: inout Value) -> Bool {
-        guard value != newValue else { return false }
-        value = newValue
+    static func assign(_ newValue: Value, to factor: inout StateFactor, whileTrue: inout ControlState,
+                       whileFalse: inout ControlState) -> Bool {
+        guard factor.value != newValue else { return false }
+        factor.value = newValue
+        (whileTrue, whileFalse) = (factor.pushedWhileTrue, factor.pushedWhileFalse)
         return true
+    }
+}
+
+extension StateFactor where Value == Bool {
+    /// Makes the factor push `state` while true (while false when `inverted`); returns the
+    /// state it pushes for that value already, if any, and then changes nothing.
+    mutating func pushes(_ state: ControlState, inverted: Bool) -> ControlState? {
+        let current = inverted ? pushedWhileFalse : pushedWhileTrue
+        guard current.isEmpty else { return current }
+        if inverted { pushedWhileFalse = state } else { pushedWhileTrue = state }
+        return nil
     }
 }
