@@ -6,8 +6,9 @@ public import Observation
 /// The state is never stored. It is computed from ``isEnabled``, ``isSelected``,
 /// ``isHighlighted``, ``isFocused`` and the custom states registered with
 /// `register(_:for:inverted:named:)` and ``StateConfigurable/register(_:named:when:)``.
-/// Changing a factor re-evaluates the state and applies it: every value bound with ``setValue(_:for:of:when:)`` whose winner differs between
-/// the old and the new state is written, and nothing else.
+/// Changing a factor re-evaluates the state and applies it: every value bound with
+/// ``setValue(_:for:of:when:)`` whose winner differs between the old and the new state is
+/// written, and nothing else.
 ///
 /// ```swift
 /// let button = Button()

@@ -10,11 +10,11 @@ extension StateConfigurable {
     /// `inverted`), read on every evaluation of the state.
     ///
     /// For a ``StateFactor`` of the control's own, register its storage instead (`\._isOn` for
-    /// `isOn`, the overload taking a `StateFactor<Bool>` key path): the factor then pushes the state when it changes, which costs the same however many
-    /// states the control has. Use this one for a computed property, a property of another
-    /// type, or a property that is not a factor (call ``Control/updateState()`` when it
-    /// changes). `name` (by default the key path's description) identifies the registration in
-    /// messages.
+    /// `isOn`, the overload taking a `StateFactor<Bool>` key path): the factor then pushes the
+    /// state when it changes, which costs the same however many states the control has. Use
+    /// this one for a computed property (its factors' changes re-evaluate it) or a property
+    /// that is not a factor (call ``Control/updateState()`` when it changes). `name` (by
+    /// default the key path's description) identifies the registration in messages.
     ///
     /// Stops the program (a programmer error, in release builds too) when `state` is empty, has
     /// a bit outside the application ranges (`0x00FF0000` and `0xFFFFFFFF00000000`), or shares a
