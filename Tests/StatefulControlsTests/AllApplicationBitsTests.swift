@@ -17,26 +17,19 @@ struct AllApplicationBitsTests {
         #expect(String(decoding: result?.standardErrorContent ?? [], as: UTF8.self) == "")
     }
 
-    /// Stops the child process with `message` when `condition` is false.
-    static func check(_ condition: Bool, _ message: String) {
-        guard !condition else { return }
-        FileHandle.standardError.write(Data("check failed: \(message)\n".utf8))
-        exit(1)
-    }
-
     @MainActor
     static func driveEveryComponent() throws {
         let appStates = try (0..<8).map { try ControlState.allocate(named: "com.example.app.state\($0)", in: .application) }
         let appEvents = (0..<4).map { ControlEvents.application(1 << (24 + $0)) }
         let allApp = appStates.reduce(ControlState()) { $0.union($1) }
-        check(allApp == .application, "the app got all 8 application states")
-        check(fails { try ControlState.allocate(named: "com.example.app.ninth", in: .application) }, "a ninth state is refused")
+        checkInChild(allApp == .application, "the app got all 8 application states")
+        checkInChild(fails { try ControlState.allocate(named: "com.example.app.ninth", in: .application) }, "a ninth state is refused")
         let componentStates: [ControlState] = [.visited, .filled, .valid, .invalid]
         for state in componentStates {
-            check(state.isDisjoint(with: allApp) && ControlState.reserved.isSuperset(of: state),
+            checkInChild(state.isDisjoint(with: allApp) && ControlState.reserved.isSuperset(of: state),
                   "\(state) is in the reserved range, not the app's")
         }
-        check(ControlEvents.typeComplete.isDisjoint(with: .applicationReserved), "typeComplete is the framework's")
+        checkInChild(ControlEvents.typeComplete.isDisjoint(with: .applicationReserved), "typeComplete is the framework's")
 
         // PIN typing, valid then invalid, with an app event sent alongside.
         let pin = PinCodeControl()
@@ -44,33 +37,33 @@ struct AllApplicationBitsTests {
         pin.addAction(Action { _ in sent.append(.typeComplete) }, for: .typeComplete)
         pin.addAction(Action { _ in sent.append(appEvents[0]) }, for: appEvents[0])
         pin.insertText("1357")
-        check(pin.state == [.filled, .valid], "a valid code: \(pin.state)")
-        check(pin.dots.allSatisfy { $0.fillColor == .green }, "valid dots are green")
+        checkInChild(pin.state == [.filled, .valid], "a valid code: \(pin.state)")
+        checkInChild(pin.dots.allSatisfy { $0.fillColor == .green }, "valid dots are green")
         pin.sendActions(for: appEvents[0])
-        check(sent == [.typeComplete, appEvents[0]], "events: \(sent)")
+        checkInChild(sent == [.typeComplete, appEvents[0]], "events: \(sent)")
         pin.clear()
         pin.insertText("1111")
-        check(pin.state == [.filled, .invalid], "an invalid code: \(pin.state)")
-        check(pin.dots.allSatisfy { $0.fillColor == .red }, "invalid dots are red")
+        checkInChild(pin.state == [.filled, .invalid], "an invalid code: \(pin.state)")
+        checkInChild(pin.dots.allSatisfy { $0.fillColor == .red }, "invalid dots are red")
 
         // A visited button.
         let button = VisitableButton(title: "Docs")
         button.touchesBegan(Touch(location: Point(x: 5, y: 5), phase: .began))
         button.touchesEnded(Touch(location: Point(x: 5, y: 5), phase: .ended))
-        check(button.state == .visited && button.titleColor == .purple, "a visited button: \(button.state)")
+        checkInChild(button.state == .visited && button.titleColor == .purple, "a visited button: \(button.state)")
 
         // A text view and its placeholder.
         let textView = TextView(placeholder: "Name", notificationCenter: NotificationCenter())
         textView.insertText("Ada")
-        check(textView.placeholderLabel.isHidden, "the placeholder hides with text")
+        checkInChild(textView.placeholderLabel.isHidden, "the placeholder hides with text")
         textView.text = ""
-        check(!textView.placeholderLabel.isHidden, "the placeholder shows without text")
+        checkInChild(!textView.placeholderLabel.isHidden, "the placeholder shows without text")
 
         // An app control registering app states beside the components' states.
         let control = Control()
         control.register(appStates[7], for: \.isSelected)
         control.isSelected = true
-        check(control.state == [.selected, appStates[7]], "an app state on a control: \(control.state)")
+        checkInChild(control.state == [.selected, appStates[7]], "an app state on a control: \(control.state)")
     }
 
     static func fails(_ body: () throws -> ControlState) -> Bool {

@@ -17,13 +17,6 @@ struct FortyCustomStatesTests {
         #expect(String(decoding: result?.standardErrorContent ?? [], as: UTF8.self) == "")
     }
 
-    /// Stops the child process with `message` when `condition` is false.
-    static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-        guard !condition else { return }
-        FileHandle.standardError.write(Data("check failed: \(message())\n".utf8))
-        exit(1)
-    }
-
     /// A form field with forty custom states: the first pushed by its factor, the last read
     /// from a Bool property by key path, the others from `flags` by predicates.
     @MainActor
@@ -55,17 +48,17 @@ struct FortyCustomStatesTests {
     static func driveFortyStates() throws {
         let names = (0..<40).map { "com.example.field.state\($0)" }
         let states = try names.map { try ControlState.allocate(named: $0) }
-        check(states[..<8].reduce(ControlState()) { $0.union($1) } == .application, "the first eight are UIKit's")
-        check(states[8...].reduce(ControlState()) { $0.union($1) } == .extendedApplication, "the next 32 are the extended range")
+        checkInChild(states[..<8].reduce(ControlState()) { $0.union($1) } == .application, "the first eight are UIKit's")
+        checkInChild(states[8...].reduce(ControlState()) { $0.union($1) } == .extendedApplication, "the next 32 are the extended range")
         do throws(CustomStateError) {
             _ = try ControlState.allocate(named: "com.example.field.state40")
-            check(false, "a 41st state is refused")
+            checkInChild(false, "a 41st state is refused")
         } catch {
-            check(error == .rangeFull(name: "com.example.field.state40", range: [.application, .extendedApplication], holders: names),
+            checkInChild(error == .rangeFull(name: "com.example.field.state40", range: [.application, .extendedApplication], holders: names),
                   "the error names the forty holders: \(error)")
         }
         let all = states.reduce(ControlState()) { $0.union($1) }
-        check(all.description == names.joined(separator: " | "), "the description names all forty: \(all)")
+        checkInChild(all.description == names.joined(separator: " | "), "the description names all forty: \(all)")
 
         let field = Field()
         field.registerRequired(states[0])
@@ -92,15 +85,15 @@ struct FortyCustomStatesTests {
         /// Every bound property equals what its descriptor says for the field's state.
         func checkEveryProperty(_ step: String) {
             let state = field.state
-            check(field.appliedState == state, "\(step): applied \(field.appliedState), state \(state)")
+            checkInChild(field.appliedState == state, "\(step): applied \(field.appliedState), state \(state)")
             for (probe, rules) in zip(probes, descriptors) {
                 for (keyPath, descriptor) in rules {
                     let expected = descriptor.matches(state) ? 1 : 0
-                    check(probe[keyPath: keyPath] == expected, "\(step): \(descriptor) in [\(state)] gave \(probe[keyPath: keyPath])")
+                    checkInChild(probe[keyPath: keyPath] == expected, "\(step): \(descriptor) in [\(state)] gave \(probe[keyPath: keyPath])")
                 }
             }
             let alerting = state.contains(states[30])
-            check(badge.isAlerting == alerting && badge.state.contains(states[38]) == alerting
+            checkInChild(badge.isAlerting == alerting && badge.state.contains(states[38]) == alerting
                     && badge.label.text == (alerting ? "alert" : ""), "\(step): the badge follows state 30: \(badge.state)")
         }
 
@@ -110,7 +103,7 @@ struct FortyCustomStatesTests {
             field.flags = (0..<40).map { $0 == index && (1..<39).contains(index) }
             field.isRequired = index == 0
             field.isArchived = index == 39
-            check(field.state == states[index], "state \(index) alone: \(field.state)")
+            checkInChild(field.state == states[index], "state \(index) alone: \(field.state)")
             checkEveryProperty("state \(index) alone")
         }
         var seed: UInt64 = 40
@@ -130,10 +123,10 @@ struct FortyCustomStatesTests {
         field.isRequired = false
         field.isArchived = false
         let extended = field.explain(\.containing, of: probes[35])
-        check(extended.state == [states[3], states[35]] && extended.winner?.descriptor == .containing(states[35])
+        checkInChild(extended.state == [states[3], states[35]] && extended.winner?.descriptor == .containing(states[35])
                 && extended.value == 1, "explain of state 35: \(extended)")
         let uikit = field.explain(\.exactly, of: probes[3])
-        check(uikit.winner == nil && uikit.value == 0, "exactly(state 3) does not match with state 35 on: \(uikit)")
+        checkInChild(uikit.winner == nil && uikit.value == 0, "exactly(state 3) does not match with state 35 on: \(uikit)")
 
         // Lint over the states the field reaches in this form: states 20 and 21 only.
         let reachable: [ControlState] = [[], states[20], [states[20], states[21]]]
@@ -143,10 +136,10 @@ struct FortyCustomStatesTests {
             let expected: Set<StateDescriptor> = [.exactly(states[index]), .containing(states[index]),
                                                   .containingAny([states[index], states[(index + 1) % 40]]),
                                                   .custom("has state \(index)", priority: 900) { _ in true }]
-            check(Set(never.compactMap(\.descriptor)) == expected,
+            checkInChild(Set(never.compactMap(\.descriptor)) == expected,
                   "state \(index) is never reached: \(never)")
         }
         let twenty = diagnostics.filter { $0.targetIdentifier == ObjectIdentifier(probes[20]) }
-        check(twenty.isEmpty, "every rule on state 20 takes effect: \(twenty)")
+        checkInChild(twenty.isEmpty, "every rule on state 20 takes effect: \(twenty)")
     }
 }
