@@ -1,0 +1,93 @@
+import StatefulControls
+
+/// One page's connection: its own controls, and the properties the page was last sent, so that
+/// each message is answered with what changed and nothing else.
+@MainActor
+public final class Session {
+    /// The controls of this page.
+    public let scene = WebScene()
+    /// The properties as the page has them.
+    private var rendered: [String: PropertyValue] = [:]
+
+    /// Creates the controls of a new page.
+    public init() {}
+
+    /// The first message: every property.
+    public func start() -> ServerMessage {
+        rendered = scene.properties()
+        _ = scene.takeEvents()
+        return .snapshot(rendered)
+    }
+
+    /// Applies one text frame from the page. Returns the update (nil when nothing changed and
+    /// no event was sent), or an error message for a refused frame, which changes nothing.
+    public func handle(_ text: String) -> ServerMessage? {
+        do {
+            try apply(ClientMessage(json: text))
+        } catch {
+            return .error(error.description)
+        }
+        return update()
+    }
+
+    private func apply(_ message: ClientMessage) throws(MessageError) {
+        switch message {
+        case .pointer(let id, let phase, let location):
+            guard let control = scene.controls[id] else {
+                throw MessageError("unknown control \"\(id)\" (\(scene.controls.keys.sorted().joined(separator: ", ")))")
+            }
+            let touch = Touch(location: location, phase: phase)
+            switch phase {
+            case .began: control.touchesBegan(touch)
+            case .moved: control.touchesMoved(touch)
+            case .ended: control.touchesEnded(touch)
+            case .cancelled: control.touchesCancelled(touch)
+            }
+        case .insertText(let text):
+            guard scene.insertText(text) else { throw Self.noFocus }
+        case .deleteBackward:
+            guard scene.deleteBackward() else { throw Self.noFocus }
+        }
+    }
+
+    private static let noFocus = MessageError("no control has the focus: tap the PIN code or the notes first")
+
+    /// The properties whose values differ from what the page has — what the bound setters wrote
+    /// (a state change writes exactly the bound values that differ), plus the plain properties
+    /// the message changed — and the events sent meanwhile.
+    private func update() -> ServerMessage? {
+        let properties = scene.properties()
+        let changes = properties.filter { rendered[$0.key] != $0.value }
+        let events = scene.takeEvents()
+        rendered = properties
+        return changes.isEmpty && events.isEmpty ? nil : .update(changes: changes, events: events)
+    }
+}
+
+/// The live sessions of a server: how many, and a hook that sees each one open (for tests).
+@MainActor
+public final class SessionRegistry {
+    /// The sessions whose connection is open.
+    public private(set) var live = 0
+    /// The sessions opened since the server started.
+    public private(set) var opened = 0
+    /// Called with each new session.
+    public var onOpen: ((Session) -> Void)?
+
+    /// Creates an empty registry.
+    public init() {}
+
+    /// A new session, counted live until ``close(_:)``.
+    func open() -> Session {
+        let session = Session()
+        live += 1
+        opened += 1
+        onOpen?(session)
+        return session
+    }
+
+    /// Ends a session's count; its controls go with the last reference to it.
+    func close(_ session: Session) {
+        live -= 1
+    }
+}
