@@ -3,12 +3,16 @@ import StatefulControls
 
 /// A property's value as the page receives it.
 public enum PropertyValue: Equatable, Sendable, Encodable {
+    /// A JSON boolean.
     case bool(Bool)
+    /// A JSON number (always finite: sizes, widths, counts).
     case number(Double)
+    /// A JSON string.
     case string(String)
     /// Sent as `{"name": "green", "rgb": "#30d158"}` (`"rgb": null` for clear).
     case color(Color)
 
+    /// Encodes the bare value, not a tagged union.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -24,8 +28,7 @@ public enum PropertyValue: Equatable, Sendable, Encodable {
         let rgb: String?
         init(_ color: Color) {
             name = color.name
-            rgb = color.isClear ? nil : "#" + [color.red, color.green, color.blue]
-                .map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+            rgb = color.isClear ? nil : String(format: "#%02x%02x%02x", color.red, color.green, color.blue)
         }
     }
 }
@@ -121,12 +124,5 @@ public enum ServerMessage: Equatable, Sendable {
         var changes: [String: PropertyValue]? = nil
         var events: [String]? = nil
         var message: String? = nil
-    }
-}
-
-extension String {
-    /// The string with leading zeros up to `width` characters.
-    func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -44,13 +44,16 @@ public final class Session {
             case .cancelled: control.touchesCancelled(touch)
             }
         case .insertText(let text):
-            guard scene.insertText(text) else { throw Self.noFocus }
+            try focusedInput().insertText(text)
         case .deleteBackward:
-            guard scene.deleteBackward() else { throw Self.noFocus }
+            try focusedInput().deleteBackward()
         }
     }
 
-    private static let noFocus = MessageError("no control has the focus: tap the PIN code or the notes first")
+    private func focusedInput() throws(MessageError) -> any KeyInput {
+        guard let input = scene.focused else { throw MessageError("no control has the focus: tap the PIN code or the notes first") }
+        return input
+    }
 
     /// The properties whose values differ from what the page has — what the bound setters wrote
     /// (a state change writes exactly the bound values that differ), plus the plain properties
@@ -87,7 +90,7 @@ public final class SessionRegistry {
     }
 
     /// Ends a session's count; its controls go with the last reference to it.
-    func close(_ session: Session) {
+    func close(_: Session) {
         live -= 1
     }
 }

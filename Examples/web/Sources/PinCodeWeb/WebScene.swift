@@ -20,7 +20,7 @@ public final class WebScene {
     /// How many times Submit's action fired.
     public private(set) var submissions = 0
     /// The control that receives keys: the PIN control or the notes, the last one tapped.
-    public private(set) var focused: Control?
+    public private(set) var focused: (any KeyInput)?
     /// The events the controls sent since the last ``takeEvents()``, as `control event`.
     private var events: [String] = []
 
@@ -55,40 +55,17 @@ public final class WebScene {
                 events.append("\(id) \(Self.name(of: action.event?.events ?? []))")
             }, for: .allEvents)
         }
-        for id in ["pin", "notes"] {
-            controls[id]?.addAction(Action { [unowned self] action in
-                guard let sender = action.sender else { return }
-                focus(sender)
-            }, for: .touchUpInside)
+        for input in [pin, notes] as [any KeyInput] {
+            input.addAction(Action { [unowned self, unowned input] _ in focus(input) }, for: .touchUpInside)
         }
     }
 
-    /// Gives the keys to `control`, taking the focus from the one that had it.
-    public func focus(_ control: Control) {
-        guard focused !== control else { return }
+    /// Gives the keys to `input`, taking the focus from the control that had it.
+    public func focus(_ input: any KeyInput) {
+        guard focused !== input else { return }
         focused?.isFocused = false
-        control.isFocused = true
-        focused = control
-    }
-
-    /// Types `text` into the focused control. Returns false when no control has the focus.
-    public func insertText(_ text: String) -> Bool {
-        switch focused {
-        case let pin as PinCodeControl: pin.insertText(text)
-        case let notes as TextView: notes.insertText(text)
-        default: return false
-        }
-        return true
-    }
-
-    /// Deletes backward in the focused control. Returns false when no control has the focus.
-    public func deleteBackward() -> Bool {
-        switch focused {
-        case let pin as PinCodeControl: pin.deleteBackward()
-        case let notes as TextView: notes.deleteBackward()
-        default: return false
-        }
-        return true
+        input.isFocused = true
+        focused = input
     }
 
     /// The events sent since the last call, oldest first.
@@ -132,3 +109,15 @@ public final class WebScene {
         events == .typeComplete ? "typeComplete" : events.description
     }
 }
+
+/// A control that takes keys, as UIKit's `UIKeyInput`.
+@MainActor
+public protocol KeyInput: Control {
+    /// Types `text`.
+    func insertText(_ text: String)
+    /// Deletes backward, as the delete key does.
+    func deleteBackward()
+}
+
+extension PinCodeControl: KeyInput {}
+extension TextView: KeyInput {}

@@ -74,8 +74,8 @@ struct SessionTests {
         var page = Page()
         try page.tap("pin")
         let changes = try page.send(#"{"type":"insertText","text":"1"}"#)
-        // The first dot is filled (white on a focused control keeps its blue border); nothing else moved.
-        #expect(Set(changes.keys) == ["pin.dots.0.fillColor", "pin.digits"])
+        // The first dot is filled (blue: the focused PIN highlights its dots); nothing else moved.
+        #expect(Set(changes.keys) == ["pin.dots.0.fillColor", "pin.digits"] && page.color("pin.dots.0.fillColor") == "blue")
         #expect(try page.send(#"{"type":"pointer","control":"visit","phase":"move","x":1,"y":1}"#).isEmpty)
     }
 
