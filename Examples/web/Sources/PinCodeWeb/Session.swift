@@ -67,12 +67,14 @@ public final class Session {
     }
 }
 
-/// The live sessions of a server: how many, and a hook that sees each one open (for tests).
+/// The live sessions of a server, which owns them: a connection holds only its session's id,
+/// so that the controls are created, used and freed on the main actor alone.
 @MainActor
 public final class SessionRegistry {
+    private var sessions: [Int: Session] = [:]
     /// The sessions whose connection is open.
-    public private(set) var live = 0
-    /// The sessions opened since the server started.
+    public var live: Int { sessions.count }
+    /// The sessions opened since the server started (the next one's id).
     public private(set) var opened = 0
     /// Called with each new session.
     public var onOpen: ((Session) -> Void)?
@@ -80,17 +82,24 @@ public final class SessionRegistry {
     /// Creates an empty registry.
     public init() {}
 
-    /// A new session, counted live until ``close(_:)``.
-    func open() -> Session {
+    /// Opens a session; returns its id and its first message, the snapshot.
+    func open() -> (id: Int, snapshot: ServerMessage) {
         let session = Session()
-        live += 1
+        let id = opened
+        sessions[id] = session
         opened += 1
         onOpen?(session)
-        return session
+        return (id, session.start())
     }
 
-    /// Ends a session's count; its controls go with the last reference to it.
-    func close(_: Session) {
-        live -= 1
+    /// The answer of session `id` to a text frame (see ``Session/handle(_:)``).
+    func handle(_ text: String, in id: Int) -> ServerMessage? {
+        guard let session = sessions[id] else { preconditionFailure("SessionRegistry.handle: session \(id) is closed") }
+        return session.handle(text)
+    }
+
+    /// Closes session `id`: its controls are freed now, on the main actor.
+    func close(_ id: Int) {
+        sessions[id] = nil
     }
 }

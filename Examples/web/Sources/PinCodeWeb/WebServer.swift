@@ -32,13 +32,14 @@ public enum WebServer {
         }
         let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
         webSocketRouter.ws("/ws") { inbound, outbound, _ in
-            let session = await registry.open()
+            let (id, snapshot) = await registry.open()
             do {
-                try await serve(session, inbound: inbound, outbound: outbound)
+                try await outbound.write(.text(snapshot.json))
+                try await serve(id, of: registry, inbound: inbound, outbound: outbound)
             } catch {
                 // The connection failed or was closed for an oversize message: the session ends.
             }
-            await registry.close(session)
+            await registry.close(id)
         }
         return Application(
             router: router,
@@ -50,10 +51,10 @@ public enum WebServer {
         )
     }
 
-    /// Runs one connection: the snapshot, then an answer to each message, until the page leaves,
-    /// sends an oversize message (closed: message too large) or floods (closed: policy violation).
-    static func serve(_ session: Session, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        try await outbound.write(.text(await session.start().json))
+    /// Answers each message of session `id` until the page leaves, sends an oversize message
+    /// (closed: message too large) or floods (closed: policy violation).
+    static func serve(_ id: Int, of registry: SessionRegistry, inbound: WebSocketInboundStream,
+                      outbound: WebSocketOutboundWriter) async throws {
         var limiter = RateLimiter(limit: maxMessagesPerSecond)
         for try await message in inbound.messages(maxSize: maxMessageSize) {
             guard limiter.admit() else {
@@ -64,7 +65,7 @@ public enum WebServer {
                 try await outbound.write(.text(ServerMessage.error("binary messages are not accepted: send JSON text").json))
                 continue
             }
-            if let reply = await session.handle(text) {
+            if let reply = await registry.handle(text, in: id) {
                 try await outbound.write(.text(reply.json))
             }
         }
