@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 JUDY_HEADER := /usr/include/Judy.h
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo demo-tty bench bench-ir sanitize leakcheck fuzz c-checks coverage stress soak clients check docs clean
+.PHONY: help deps build test demo demo-tty web web-test bench bench-ir sanitize leakcheck fuzz c-checks coverage stress soak clients check docs clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -25,11 +25,34 @@ test: deps ## Build and run the test suite (the library's, then the demo's)
 	$(SWIFT) test --package-path $(DEMO)
 
 DEMO := Examples/pincode-demo
+WEB := Examples/web
 BENCH := Benchmarks
 
 demo: deps ## Run the terminal PIN-code demo (ARGS="--script '1357' --no-color" to script it)
 	$(SWIFT) build --package-path $(DEMO) -c release --product pincode-demo
 	$(DEMO)/.build/release/pincode-demo $(ARGS)
+
+# SwiftPM names a package by its directory: a clone directory named "web" would be the same
+# package as Examples/web, which then cannot find the library.
+WEB_CLONE_NAME_CHECK = @if [ "$$(basename "$(CURDIR)" | tr A-Z a-z)" = web ]; then \
+	  echo "make: this clone's directory is named like Examples/web, and SwiftPM identifies a package by its directory name: clone into a directory of another name"; exit 1; fi
+
+web: deps ## Serve the web front end on 127.0.0.1:8080 and print its URL (ARGS="--port 9000", "--host ::1")
+	$(WEB_CLONE_NAME_CHECK)
+	$(SWIFT) build --package-path $(WEB) --product pincode-web
+	$(WEB)/.build/debug/pincode-web $(ARGS)
+
+# The committed screenshot (the README's) is refreshed by make web-test SCREENSHOT=$(WEB)/screenshot.png.
+SCREENSHOT ?= $(WEB)/.build/screenshot.png
+
+web-test: deps ## The web front end's Swift tests, then the page in headless Chromium (installed when missing) and a screenshot
+	$(WEB_CLONE_NAME_CHECK)
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
+	  echo "Installing chromium and chromium-driver"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium chromium-driver; }
+	$(SWIFT) build --package-path $(WEB) --build-tests
+	$(SWIFT) test --package-path $(WEB) --skip-build
+	python3 $(WEB)/Tests/browser/web_test.py $(WEB)/.build/debug/pincode-web $(SCREENSHOT)
 
 bench: deps ## Run resolver-bench in release mode (ARGS="--quick", "--scenario resolve", ...)
 	$(SWIFT) build --package-path $(BENCH) -c release --product resolver-bench
@@ -160,7 +183,7 @@ demo-tty: deps ## Drive the interactive demo in a real terminal (tmux): keys, re
 clients: deps ## Throwaway client packages: the engine alone off the main thread; a client resolves no other package
 	SWIFT=$(SWIFT) Tests/Clients/check-clients.sh
 
-check: clients leakcheck fuzz c-checks coverage stress soak demo-tty sanitize ## Everything beyond make test: clients, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, sanitizers
+check: clients leakcheck fuzz c-checks coverage stress soak demo-tty web-test sanitize ## Everything beyond make test: clients, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser, sanitizers
 
 # One archive per module with a catalog (Sources/<Module>/<Name>.docc), each converted from that
 # module's symbol graphs alone: DocC documents one module per archive, and given two modules' graphs
@@ -197,4 +220,4 @@ docs: deps ## Build the DocC documentation, one archive per module, into .build/
 	done
 
 clean: ## Remove build products
-	rm -rf .build .build-asan .build-ubsan .build-tsan .build-release-tests $(DEMO)/.build $(BENCH)/.build
+	rm -rf .build .build-asan .build-ubsan .build-tsan .build-release-tests $(DEMO)/.build $(WEB)/.build $(BENCH)/.build

@@ -1,0 +1,105 @@
+import StatefulControls
+
+/// One page's connection: its own controls, and the properties the page was last sent, so that
+/// each message is answered with what changed and nothing else.
+@MainActor
+public final class Session {
+    /// The controls of this page.
+    public let scene = WebScene()
+    /// The properties as the page has them.
+    private var rendered: [String: PropertyValue] = [:]
+
+    /// Creates the controls of a new page.
+    public init() {}
+
+    /// The first message: every property.
+    public func start() -> ServerMessage {
+        rendered = scene.properties()
+        _ = scene.takeEvents()
+        return .snapshot(rendered)
+    }
+
+    /// Applies one text frame from the page. Returns the update (nil when nothing changed and
+    /// no event was sent), or an error message for a refused frame, which changes nothing.
+    public func handle(_ text: String) -> ServerMessage? {
+        do {
+            try apply(ClientMessage(json: text))
+        } catch {
+            return .error(error.description)
+        }
+        return update()
+    }
+
+    private func apply(_ message: ClientMessage) throws(MessageError) {
+        switch message {
+        case .pointer(let id, let phase, let location):
+            guard let control = scene.controls[id] else {
+                throw MessageError("unknown control \"\(id)\" (\(scene.controls.keys.sorted().joined(separator: ", ")))")
+            }
+            let touch = Touch(location: location, phase: phase)
+            switch phase {
+            case .began: control.touchesBegan(touch)
+            case .moved: control.touchesMoved(touch)
+            case .ended: control.touchesEnded(touch)
+            case .cancelled: control.touchesCancelled(touch)
+            }
+        case .insertText(let text):
+            try focusedInput().insertText(text)
+        case .deleteBackward:
+            try focusedInput().deleteBackward()
+        }
+    }
+
+    private func focusedInput() throws(MessageError) -> any KeyInput {
+        guard let input = scene.focused else { throw MessageError("no control has the focus: tap the PIN code or the notes first") }
+        return input
+    }
+
+    /// The properties whose values differ from what the page has — what the bound setters wrote
+    /// (a state change writes exactly the bound values that differ), plus the plain properties
+    /// the message changed — and the events sent meanwhile.
+    private func update() -> ServerMessage? {
+        let properties = scene.properties()
+        let changes = properties.filter { rendered[$0.key] != $0.value }
+        let events = scene.takeEvents()
+        rendered = properties
+        return changes.isEmpty && events.isEmpty ? nil : .update(changes: changes, events: events)
+    }
+}
+
+/// The live sessions of a server, which owns them: a connection holds only its session's id,
+/// so that the controls are created, used and freed on the main actor alone.
+@MainActor
+public final class SessionRegistry {
+    private var sessions: [Int: Session] = [:]
+    /// The sessions whose connection is open.
+    public var live: Int { sessions.count }
+    /// The sessions opened since the server started (the next one's id).
+    public private(set) var opened = 0
+    /// Called with each new session.
+    public var onOpen: ((Session) -> Void)?
+
+    /// Creates an empty registry.
+    public init() {}
+
+    /// Opens a session; returns its id and its first message, the snapshot.
+    func open() -> (id: Int, snapshot: ServerMessage) {
+        let session = Session()
+        let id = opened
+        sessions[id] = session
+        opened += 1
+        onOpen?(session)
+        return (id, session.start())
+    }
+
+    /// The answer of session `id` to a text frame (see ``Session/handle(_:)``).
+    func handle(_ text: String, in id: Int) -> ServerMessage? {
+        guard let session = sessions[id] else { preconditionFailure("SessionRegistry.handle: session \(id) is closed") }
+        return session.handle(text)
+    }
+
+    /// Closes session `id`: its controls are freed now, on the main actor.
+    func close(_ id: Int) {
+        sessions[id] = nil
+    }
+}

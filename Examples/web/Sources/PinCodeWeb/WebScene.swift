@@ -1,0 +1,123 @@
+import Foundation
+import StatefulControls
+
+/// The controls of one page, owned by the server (one scene per WebSocket connection), and
+/// their bindings: the terminal demo's PIN control and Submit button, plus a visitable button
+/// and a text view with its placeholder. Every colour the page shows comes from a state-bound
+/// value; the page draws the properties and never sees a state.
+@MainActor
+public final class WebScene {
+    /// The PIN-code control.
+    public let pin = PinCodeControl(codeLength: 4)
+    /// Submit: enabled only while the PIN code is complete and valid (a binding, not code).
+    public let submit = Button(title: "Submit")
+    /// A link-like button: blue until tapped, purple after.
+    public let visit = VisitableButton(title: "Read the docs")
+    /// Notes, with a placeholder shown while empty.
+    public let notes: TextView
+    /// What Submit's server-side action did.
+    public let status = Label(text: "Nothing submitted")
+    /// How many times Submit's action fired.
+    public private(set) var submissions = 0
+    /// The control that receives keys: the PIN control or the notes, the last one tapped.
+    public private(set) var focused: (any KeyInput)?
+    /// The events the controls sent since the last ``takeEvents()``, as `control event`.
+    private var events: [String] = []
+
+    /// The controls a client names, by id.
+    public let controls: [String: Control]
+
+    /// Creates the controls and binds them.
+    public init() {
+        // A center of its own: one page's notes never hear another page's.
+        notes = TextView(placeholder: "Notes for the reviewer", notificationCenter: NotificationCenter(),
+                         frame: Rect(x: 0, y: 0, width: 320, height: 64))
+        pin.frame = Rect(x: 0, y: 0, width: 240, height: 56)
+        submit.frame = Rect(x: 0, y: 0, width: 160, height: 48)
+        visit.frame = Rect(x: 0, y: 0, width: 200, height: 48)
+        controls = ["pin": pin, "submit": submit, "visit": visit, "notes": notes]
+
+        // As in the terminal demo: a dependency between controls, bound, not coded.
+        submit.isEnabled = false
+        pin.setValue(true, for: \.isEnabled, of: submit, when: .containing([.filled, .valid]))
+        submit.setValue(Color.grey, for: \.titleColor, when: .containing(.disabled))
+        submit.setValue(Color.green, for: \.titleColor, when: .containingNone(.disabled))
+        // Pressed: darker while the touch is inside (the highlight follows the slop).
+        submit.setValue(Color.darkGrey, for: \.titleColor, when: .containing(.highlighted))
+        visit.setValue(Color.darkGrey, for: \.titleColor, when: .containing(.highlighted, priority: 1100))
+
+        submit.addAction(Action { [unowned self] _ in
+            submissions += 1
+            status.text = "Submitted code \(submissions) (\(pin.code.count) digits)"
+        }, for: .primaryActionTriggered)
+        for (id, control) in controls {
+            control.addAction(Action { [unowned self] action in
+                events.append("\(id) \(Self.name(of: action.event?.events ?? []))")
+            }, for: .allEvents)
+        }
+        for input in [pin, notes] as [any KeyInput] {
+            input.addAction(Action { [unowned self, unowned input] _ in focus(input) }, for: .touchUpInside)
+        }
+    }
+
+    /// Gives the keys to `input`, taking the focus from the control that had it.
+    public func focus(_ input: any KeyInput) {
+        guard focused !== input else { return }
+        focused?.isFocused = false
+        input.isFocused = true
+        focused = input
+    }
+
+    /// The events sent since the last call, oldest first.
+    public func takeEvents() -> [String] {
+        defer { events = [] }
+        return events
+    }
+
+    /// What the page draws: every bound value (and the few plain properties it shows), by
+    /// `control.property` name. The page renders from these alone.
+    public func properties() -> [String: PropertyValue] {
+        var properties: [String: PropertyValue] = [
+            "submit.title": .string(submit.title),
+            "submit.titleColor": .color(submit.titleColor),
+            "submit.isEnabled": .bool(submit.isEnabled),
+            "submit.isHighlighted": .bool(submit.isHighlighted),
+            "visit.title": .string(visit.title),
+            "visit.titleColor": .color(visit.titleColor),
+            "visit.isHighlighted": .bool(visit.isHighlighted),
+            "pin.digits": .number(Double(pin.code.count)),
+            "notes.text": .string(notes.text),
+            "notes.isFocused": .bool(notes.isFocused),
+            "notes.placeholder": .string(notes.placeholder),
+            "notes.placeholderLabel.isHidden": .bool(notes.placeholderLabel.isHidden),
+            "status.text": .string(status.text),
+        ]
+        for (index, dot) in pin.dots.enumerated() {
+            properties["pin.dots.\(index).fillColor"] = .color(dot.fillColor)
+            properties["pin.dots.\(index).borderColor"] = .color(dot.borderColor)
+            properties["pin.dots.\(index).borderWidth"] = .number(dot.borderWidth)
+        }
+        for (id, control) in controls {
+            properties["\(id).width"] = .number(control.frame.size.width)
+            properties["\(id).height"] = .number(control.frame.size.height)
+        }
+        return properties
+    }
+
+    /// An event's name, as the library's description gives it, with the PIN control's own.
+    static func name(of events: ControlEvents) -> String {
+        events == .typeComplete ? "typeComplete" : events.description
+    }
+}
+
+/// A control that takes keys, as UIKit's `UIKeyInput`.
+@MainActor
+public protocol KeyInput: Control {
+    /// Types `text`.
+    func insertText(_ text: String)
+    /// Deletes backward, as the delete key does.
+    func deleteBackward()
+}
+
+extension PinCodeControl: KeyInput {}
+extension TextView: KeyInput {}
