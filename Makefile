@@ -25,17 +25,17 @@ test: deps ## Build and run the test suite (the library's, then the demo's)
 	$(SWIFT) test --package-path $(DEMO)
 
 DEMO := Examples/pincode-demo
-WEB := Examples/web
+WEB := Examples/pincode-web
 BENCH := Benchmarks
 
 demo: deps ## Run the terminal PIN-code demo (ARGS="--script '1357' --no-color" to script it)
 	$(SWIFT) build --package-path $(DEMO) -c release --product pincode-demo
 	$(DEMO)/.build/release/pincode-demo $(ARGS)
 
-# SwiftPM names a package by its directory: a clone directory named "web" would be the same
-# package as Examples/web, which then cannot find the library.
-WEB_CLONE_NAME_CHECK = @if [ "$$(basename "$(CURDIR)" | tr A-Z a-z)" = web ]; then \
-	  echo "make: this clone's directory is named like Examples/web, and SwiftPM identifies a package by its directory name: clone into a directory of another name"; exit 1; fi
+# SwiftPM names a package by its directory: a clone directory named "pincode-web" would be the same
+# package as Examples/pincode-web, which then cannot find the library.
+WEB_CLONE_NAME_CHECK = @if [ "$$(basename "$(CURDIR)" | tr A-Z a-z)" = pincode-web ]; then \
+	  echo "make: this clone's directory is named like Examples/pincode-web, and SwiftPM identifies a package by its directory name: clone into a directory of another name"; exit 1; fi
 
 web: deps ## Serve the web front end on 127.0.0.1:8080 and print its URL (ARGS="--port 9000", "--host ::1")
 	$(WEB_CLONE_NAME_CHECK)
