@@ -86,6 +86,22 @@ struct ControlTests {
         #expect(caption.text == "default" && field.appliedState == field.state)
     }
 
+    @Test func changedPropertiesAreTheBoundValuesAStateChangeWrote() {
+        let control = Control()
+        let caption = Caption(), other = Caption()
+        control.setValue("selected", for: \.text, of: caption, when: .containing(.selected))
+        control.setValue("focused", for: \.text, of: other, when: .containing(.focused))
+        var shown = control.appliedState
+        control.isSelected = true
+        let changed = control.changedProperties(from: shown, to: control.appliedState)
+        shown = control.appliedState
+        #expect(changed == [BoundProperty(target: caption, keyPath: \Caption.text)] && other.writes == 0)
+        control.isSelected = false
+        control.isFocused = true
+        #expect(control.changedProperties(from: shown, to: control.appliedState)
+                == [BoundProperty(target: caption, keyPath: \Caption.text), BoundProperty(target: other, keyPath: \Caption.text)])
+    }
+
     @Test func stateIsComputedFromTheFactors() {
         let control = Control()
         #expect(control.state == .normal)

@@ -10,6 +10,13 @@ final class Recorder {
     var writes: [String] = []
 }
 
+/// A target whose setter runs a closure.
+final class Probe {
+    let onSet: () -> Void
+    var value = 0 { didSet { onSet() } }
+    init(_ onSet: @escaping () -> Void) { self.onSet = onSet }
+}
+
 @Suite("StateResolver: the Swift façade")
 struct StateResolverTests {
     @Test func theDefaultIsCapturedOnFirstBindAndAppliedWhenNothingMatches() throws {
@@ -26,6 +33,47 @@ struct StateResolverTests {
         #expect(resolver.value(for: \.title, of: target, in: .normal) == "original")
         #expect(resolver.value(for: \.title, of: target, in: [.selected, .focused]) == "on")
         #expect(resolver.value(for: \.width, of: target, in: .normal) == nil) // not bound
+    }
+
+    @Test func changedPropertiesAreWhatAnApplyWritesInItsOrder() throws {
+        let resolver = StateResolver()
+        let first = Recorder(), second = Recorder()
+        try resolver.setValue("selected", for: \.title, of: first, when: .containing(.selected))
+        try resolver.setValue(2.0, for: \.width, of: second, when: .containing(.selected))
+        try resolver.setValue("focused", for: \.color, of: second, when: .containing(.focused))
+        try resolver.setValue(3.0, for: \.width, of: first, when: .containing(.focused))
+        let selecting = try resolver.changedProperties(from: .normal, to: .selected)
+        #expect(selecting == [BoundProperty(target: first, keyPath: \Recorder.title),
+                              BoundProperty(target: second, keyPath: \Recorder.width)])
+        #expect(try resolver.changedProperties(from: .selected, to: .selected).isEmpty)
+        // The same list as the apply's writes, before and after the apply.
+        first.writes = []
+        second.writes = []
+        try resolver.apply([.selected, .focused])
+        let both = try resolver.changedProperties(from: .normal, to: [.selected, .focused])
+        // Targets in bind order, each one's key paths in the order the resolver first saw them.
+        #expect(both == [BoundProperty(target: first, keyPath: \Recorder.title), BoundProperty(target: first, keyPath: \Recorder.width),
+                         BoundProperty(target: second, keyPath: \Recorder.width), BoundProperty(target: second, keyPath: \Recorder.color)])
+        #expect(first.writes == ["title=selected", "width=3.0"] && second.writes == ["width=2.0", "color=focused"])
+    }
+
+    @Test func changedPropertiesLeaveOutDeallocatedTargetsAndWorkFromASetter() throws {
+        let resolver = StateResolver()
+        let kept = Recorder()
+        var asked: [BoundProperty] = []
+        do {
+            let gone = Recorder()
+            try resolver.setValue("gone", for: \.title, of: gone, when: .containing(.selected))
+        }
+        try resolver.setValue("kept", for: \.title, of: kept, when: .containing(.selected))
+        #expect(try resolver.changedProperties(from: .normal, to: .selected) == [BoundProperty(target: kept, keyPath: \Recorder.title)])
+        // A setter asking for another diff while the apply reads its own: the apply goes on.
+        let probe = Probe { asked = (try? resolver.changedProperties(from: .normal, to: .focused)) ?? [] }
+        try resolver.setValue(1, for: \.value, of: probe, when: .containing(.selected))
+        try resolver.setValue("kept, focused", for: \.color, of: kept, when: .containing(.focused))
+        try resolver.apply([.selected, .focused])
+        #expect(asked == [BoundProperty(target: kept, keyPath: \Recorder.color)])
+        #expect(kept.title == "kept" && kept.color == "kept, focused" && probe.value == 1)
     }
 
     @Test func aNewRuleIsAppliedAtOnceOnlyIfItWins() throws {

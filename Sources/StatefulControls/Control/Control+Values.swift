@@ -85,6 +85,29 @@ extension Control {
         resolver.removeAllValues()
     }
 
+    /// The bound properties whose value differs between `old` and `new`: what a change of the
+    /// control's state from `old` to `new` writes, in the order it writes them (see
+    /// ``StateResolver/changedProperties(from:to:)``).
+    ///
+    /// ```swift
+    /// var shown = control.appliedState
+    /// // … after a touch or a key:
+    /// let changed = control.changedProperties(from: shown, to: control.appliedState)
+    /// shown = control.appliedState
+    /// ```
+    ///
+    /// Stops the program, with a message, if the resolver runs out of memory for the diff (as
+    /// ``setValue(_:for:of:when:)`` does).
+    /// - Complexity: O(*c*) in the properties that change, when the pair of states was applied
+    ///   before.
+    public func changedProperties(from old: ControlState, to new: ControlState) -> [BoundProperty] {
+        do {
+            return try resolver.changedProperties(from: old, to: new)
+        } catch {
+            fatalError("StatefulControls: \(type(of: self)).changedProperties(from:to:): \(error)")
+        }
+    }
+
     /// Explains which rule gives `keyPath` of `target` its value in the applied state, and why:
     /// every candidate in resolution order, matched or not, with priorities and the tie rule.
     public func explain<Target: AnyObject, Value>(
