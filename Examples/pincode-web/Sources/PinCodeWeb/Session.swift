@@ -1,13 +1,16 @@
 import StatefulControls
 
-/// One page's connection: its own controls, and the properties the page was last sent, so that
-/// each message is answered with what changed and nothing else.
+/// One page's connection: its own controls, the states the page was drawn in and the plain
+/// properties it was last sent, so that each message is answered with what changed and nothing
+/// else.
 @MainActor
 public final class Session {
     /// The controls of this page.
     public let scene = WebScene()
     /// The properties as the page has them.
     private var rendered: [String: PropertyValue] = [:]
+    /// The applied state of each of ``WebScene/resolving`` when the page was last sent its values.
+    private var shownStates: [ControlState] = []
 
     /// Creates the controls of a new page.
     public init() {}
@@ -15,6 +18,7 @@ public final class Session {
     /// The first message: every property.
     public func start() -> ServerMessage {
         rendered = scene.properties()
+        shownStates = scene.resolving.map(\.appliedState)
         _ = scene.takeEvents()
         return .snapshot(rendered)
     }
@@ -55,12 +59,21 @@ public final class Session {
         return input
     }
 
-    /// The properties whose values differ from what the page has — what the bound setters wrote
-    /// (a state change writes exactly the bound values that differ), plus the plain properties
-    /// the message changed — and the events sent meanwhile.
+    /// What the message changed, and the events sent meanwhile: the bound values the state
+    /// changes wrote — each resolver's diff between the state the page was drawn in and its
+    /// state now — and the plain properties (no binding) that differ from what the page has.
     private func update() -> ServerMessage? {
+        var changed = Set<String>()
+        for (control, shown) in zip(scene.resolving, shownStates) where control.appliedState != shown {
+            for property in control.changedProperties(from: shown, to: control.appliedState) {
+                if let name = scene.boundNames[property] { changed.insert(name) }
+            }
+        }
+        shownStates = scene.resolving.map(\.appliedState)
         let properties = scene.properties()
-        let changes = properties.filter { rendered[$0.key] != $0.value }
+        let bound = Set(scene.boundNames.values)
+        for (name, value) in properties where !bound.contains(name) && rendered[name] != value { changed.insert(name) }
+        let changes = properties.filter { changed.contains($0.key) }
         let events = scene.takeEvents()
         rendered = properties
         return changes.isEmpty && events.isEmpty ? nil : .update(changes: changes, events: events)

@@ -26,6 +26,12 @@ public final class WebScene {
 
     /// The controls a client names, by id.
     public let controls: [String: Control]
+    /// Every control with a resolver of its own (the named ones and the PIN control's dots):
+    /// their diffs say which bound values a message changed.
+    public let resolving: [Control]
+    /// The page's name of each bound property it draws, by the property as the resolvers
+    /// report it (the key path its first binding used).
+    public let boundNames: [BoundProperty: String]
 
     /// Creates the controls and binds them.
     public init() {
@@ -36,6 +42,18 @@ public final class WebScene {
         submit.frame = Rect(x: 0, y: 0, width: 160, height: 48)
         visit.frame = Rect(x: 0, y: 0, width: 200, height: 48)
         controls = ["pin": pin, "submit": submit, "visit": visit, "notes": notes]
+        resolving = [pin, submit, visit, notes] + pin.dots
+        var boundNames: [BoundProperty: String] = [
+            BoundProperty(target: submit, keyPath: \Button.isEnabled): "submit.isEnabled",
+            BoundProperty(target: submit, keyPath: \Button.titleColor): "submit.titleColor",
+            BoundProperty(target: visit, keyPath: \VisitableButton.titleColor): "visit.titleColor",
+        ]
+        for (index, dot) in pin.dots.enumerated() {
+            boundNames[BoundProperty(target: dot, keyPath: \PinDot.fillColor)] = "pin.dots.\(index).fillColor"
+            boundNames[BoundProperty(target: dot, keyPath: \PinDot.borderColor)] = "pin.dots.\(index).borderColor"
+            boundNames[BoundProperty(target: dot, keyPath: \PinDot.borderWidth)] = "pin.dots.\(index).borderWidth"
+        }
+        self.boundNames = boundNames
 
         // As in the terminal demo: a dependency between controls, bound, not coded.
         submit.isEnabled = false

@@ -79,6 +79,29 @@ struct SessionTests {
         #expect(try page.send(#"{"type":"pointer","control":"visit","phase":"move","x":1,"y":1}"#).isEmpty)
     }
 
+    @Test func thePageFollowsTheScenesFromTheDiffsAlone() throws {
+        var page = Page()
+        // Every bound property the page draws is named, and drawn.
+        #expect(Set(page.session.scene.boundNames.values).isSubset(of: page.properties.keys))
+        let frames = [#"{"type":"pointer","control":"pin","phase":"down","x":5,"y":5}"#,
+                      #"{"type":"pointer","control":"pin","phase":"up","x":5,"y":5}"#]
+            + "1357".map { #"{"type":"insertText","text":"\#($0)"}"# }
+            + [#"{"type":"pointer","control":"submit","phase":"down","x":10,"y":10}"#,
+               #"{"type":"pointer","control":"submit","phase":"move","x":400,"y":10}"#,
+               #"{"type":"pointer","control":"submit","phase":"move","x":10,"y":10}"#,
+               #"{"type":"pointer","control":"submit","phase":"up","x":10,"y":10}"#,
+               #"{"type":"deleteBackward"}"#, #"{"type":"insertText","text":"1"}"#,
+               #"{"type":"pointer","control":"visit","phase":"down","x":10,"y":10}"#,
+               #"{"type":"pointer","control":"visit","phase":"up","x":10,"y":10}"#]
+        for frame in frames {
+            try page.send(frame)
+            // The bound values arrive from the resolvers' diffs, the rest by comparison: either
+            // way the page ends where the controls are.
+            #expect(page.properties == page.session.scene.properties(), "after \(frame)")
+        }
+        #expect(page.color("visit.titleColor") == "purple" && page.properties["pin.digits"] == .number(4))
+    }
+
     @Test func anInvalidCodeKeepsSubmitDisabledAndPaintsTheDotsRed() throws {
         var page = Page()
         try page.tap("pin")
