@@ -22,8 +22,10 @@ struct ComponentTests {
         #expect(button.state.description == "disabled | org.statefulcontrols.visited")
     }
 
-    /// `\Button.titleColor` (the app's rule) and `\VisitableButton.titleColor` (the button's
-    /// own) are one property: the app's grey at 2000 beats the visited purple at 999.
+    /// The app's rule through `\Button.titleColor` and the button's own are one property: the
+    /// app's grey at 2000 beats the visited purple at 999. With the direct property access
+    /// `\VisitableButton.titleColor` is that property too; with the portable one, the key path
+    /// the button binds (`\Button.titleColor`, its declaring class) is.
     @Test func aRuleThroughTheBaseClassKeyPathCompetesWithTheSubclasses() {
         let button = VisitableButton(title: "Docs")
         let asButton: Button = button
@@ -33,7 +35,8 @@ struct ComponentTests {
         #expect(button.titleColor == .purple)
         button.isEnabled = false
         #expect(button.titleColor == .grey)
-        let explanation = button.explain(\VisitableButton.titleColor, of: button)
+        let explanation = PropertyAccess.current == .direct
+            ? button.explain(\VisitableButton.titleColor, of: button) : button.explain(\Button.titleColor, of: asButton)
         #expect(explanation.candidates.count == 3 && explanation.winner?.descriptor.priority == 2000)
         button.isEnabled = true
         #expect(button.titleColor == .purple)

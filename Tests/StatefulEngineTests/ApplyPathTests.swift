@@ -1,98 +1,18 @@
 import Testing
 @testable import StatefulEngine
-import CSwiftRuntime
 
-/// The fast paths of apply: direct writes of stored properties, targets held without weak
-/// references, and state changes no rule can tell apart.
+/// The apply path through the resolver, whichever property access the process uses: values of
+/// every size written without touching their neighbours, dead targets, and state changes no
+/// rule can tell apart.
 @Suite("StateResolver: the apply path")
 struct ApplyPathTests {
-    /// A class others derive from: its properties are stored in place only when `final` (an
-    /// overridable property is reached through its accessors, by key paths too).
     class Base {
         final var stored = 0
-        var overridable = 0
         var observed = 0 { didSet { observedWrites += 1 } }
         var observedWrites = 0
-        var backing = 0
-        var computed: Int {
-            get { backing }
-            set { backing = newValue }
-        }
-        final var point = (x: 0, y: 0)
-        final var child: Child = Child()
     }
 
-    final class Child { var stored = 0 }
-
-    final class Derived: Base {
-        var own = "a"
-    }
-
-    func address(of object: AnyObject) -> UnsafeMutableRawPointer { Unmanaged.passUnretained(object).toOpaque() }
-
-    /// Writes `box`'s value with `writer`, as an apply does (the box borrowed).
-    func write(_ writer: AnyPropertyWriter, to target: AnyObject, _ box: AnyValueBox) {
-        withExtendedLifetime(box) { writer.write(address(of: target), ValueSlab.address(of: box)) }
-    }
-
-    /// The writer of `keyPath`, after one write of `value` through it.
-    func writer<Value>(_ keyPath: ReferenceWritableKeyPath<Derived, Value>, of target: Derived,
-                       writing value: Value) -> PropertyWriter<Derived, Value> {
-        let writer = PropertyWriter(keyPath, targetClass: Derived.self, box: ValueBox(value))
-        write(writer, to: target, ValueBox(value))
-        return writer
-    }
-
-    @Test func storedPropertiesAreWrittenAtTheirAddressComputedOnesThroughTheirSetter() {
-        let target = Derived()
-        let stored = writer(\.stored, of: target, writing: 1)
-        let own = writer(\.own, of: target, writing: "b")
-        let nested = writer(\.point.y, of: target, writing: 7)
-        let observed = writer(\.observed, of: target, writing: 2)
-        let computed = writer(\.computed, of: target, writing: 3)
-        let overridable = writer(\.overridable, of: target, writing: 4)
-        let throughChild = writer(\.child.stored, of: target, writing: 5)
-        // Each writer read where its key path leads.
-        guard case .stored(let storedOffset) = stored.access, case .stored = own.access,
-              case .stored(let nestedOffset) = nested.access else {
-            Issue.record("stored properties: \(stored.access), \(own.access), \(nested.access)")
-            return
-        }
-        #expect(storedOffset != nestedOffset)
-        for setter in [observed.access, computed.access, overridable.access] {
-            guard case .setter = setter else { Issue.record("not a setter: \(setter)"); continue }
-        }
-        #expect(throughChild.access == .throughKeyPath)
-        #expect(target.stored == 1 && target.own == "b" && target.point == (0, 7) && target.observed == 2
-                && target.observedWrites == 1 && target.computed == 3 && target.overridable == 4 && target.child.stored == 5)
-        // Later writes land in the same properties, observers run.
-        write(stored, to: target, ValueBox(10))
-        write(own, to: target, ValueBox("c"))
-        write(nested, to: target, ValueBox(70))
-        write(observed, to: target, ValueBox(20))
-        write(computed, to: target, ValueBox(30))
-        #expect(target.stored == 10 && target.own == "c" && target.point == (0, 70))
-        #expect(target.observed == 20 && target.observedWrites == 2 && target.computed == 30)
-        // A direct write releases the value it replaces; a setter's caller keeps its value.
-        weak var released: Derived?
-        do {
-            let holder = HolderOfObject()
-            let objectWriter = PropertyWriter(\HolderOfObject.object, targetClass: HolderOfObject.self, box: ValueBox<Derived?>(nil))
-            let first = Derived()
-            released = first
-            write(objectWriter, to: holder, ValueBox<Derived?>(first))
-            write(objectWriter, to: holder, ValueBox<Derived?>(Derived()))
-            guard case .stored = objectWriter.access else { Issue.record("\(objectWriter.access)"); return }
-            let box = ValueBox<Derived?>(Derived())
-            let setterWriter = PropertyWriter(\HolderOfObject.observed, targetClass: HolderOfObject.self, box: ValueBox<Derived?>(nil))
-            write(setterWriter, to: holder, box)
-            write(setterWriter, to: holder, ValueBox<Derived?>(nil))
-            #expect(box.value != nil && holder.observed == nil && holder.observations == 2)
-        }
-        #expect(released == nil)
-    }
-
-    /// Stored values of every size the writer copies as bytes, packed between neighbours that
+    /// Stored values of every size the direct access copies as bytes, packed between neighbours that
     /// must not change, and a wider trivial value that takes the generic copy.
     final class Packed {
         enum Mode: UInt8 { case a, b, c }
@@ -127,29 +47,7 @@ struct ApplyPathTests {
         }
     }
 
-    /// A class that overrides a property: the base's key path calls the override's setter.
-    final class Overriding: Base {
-        override var overridable: Int {
-            get { super.overridable }
-            set { super.overridable = newValue + 100 }
-        }
-    }
-
-    @Test func aSetterThroughTheBaseClassKeyPathIsTheOverride() {
-        let target = Overriding()
-        let writer = PropertyWriter(\Base.overridable, targetClass: Overriding.self, box: ValueBox(0))
-        write(writer, to: target, ValueBox(1))
-        #expect(target.overridable == 101)
-        guard case .setter = writer.access else { Issue.record("\(writer.access)"); return }
-    }
-
-    final class HolderOfObject {
-        var object: Derived?
-        var observed: Derived? { didSet { observations += 1 } }
-        var observations = 0
-    }
-
-    @Test @MainActor func aTargetIsSeenDeadWithoutAWeakReference() throws {
+    @Test @MainActor func aDeadTargetIsSkippedAndItsRulesPurged() throws {
         let resolver = StateResolver()
         var target: Base? = Base()
         try resolver.setValue(5, for: \.stored, of: target!, when: .containing(.selected))
@@ -162,31 +60,6 @@ struct ApplyPathTests {
         // A new object, perhaps at the same address, is a new target.
         let fresh = Base()
         #expect(resolver.value(for: \.stored, of: fresh, in: .selected) == nil)
-    }
-
-    /// Reports, from its deinit, whether the runtime check sees it deallocating.
-    final class DeinitProbe {
-        let report: (Bool) -> Void
-        init(report: @escaping (Bool) -> Void) { self.report = report }
-        deinit {
-            let address = Unmanaged.passUnretained(self).toOpaque()
-            report(isDeallocating(address) && swift_isDeallocating(address))
-        }
-    }
-
-    /// The liveness check reads the reference counts inline, or through the side table a weak
-    /// reference gives the object; both must agree with the runtime.
-    @Test(arguments: [false, true])
-    func theLivenessCheckSeesDeinitialisationWithAndWithoutASideTable(weaklyReferenced: Bool) {
-        nonisolated(unsafe) var seenInDeinit: Bool?
-        var probe: DeinitProbe? = DeinitProbe { seenInDeinit = $0 }
-        weak var weakProbe: DeinitProbe?
-        if weaklyReferenced { weakProbe = probe }
-        let address = Unmanaged.passUnretained(probe!).toOpaque()
-        #expect(!isDeallocating(address))
-        #expect(isDeallocating(address) == swift_isDeallocating(address))
-        probe = nil
-        #expect(seenInDeinit == true && weakProbe == nil)
     }
 
     @Test func stateChangesInBitsNoRuleReadsWriteNothingAndMoveTheAppliedState() throws {

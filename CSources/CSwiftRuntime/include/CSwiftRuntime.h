@@ -9,6 +9,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The gate of StatefulEngine's direct property access (PropertyAccess.selectStrategy): these
+   layouts and conventions were verified on Linux, x86_64 and aarch64, without pointer
+   authentication. Elsewhere, or with STATEFULCONTROLS_PORTABLE_ONLY defined, this module is
+   empty. */
+#ifndef __has_feature
+#define __has_feature(feature) 0
+#endif
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__)) && !defined(__arm64e__) && \
+    !__has_feature(ptrauth_calls) && !defined(STATEFULCONTROLS_PORTABLE_ONLY)
+#define CSWIFTRUNTIME_DIRECT_ACCESS 1
+
 /// Whether the object's deinitialisation has begun. The object's memory must still be allocated
 /// (an unowned reference keeps it so).
 bool swift_isDeallocating(void *object);
@@ -19,16 +30,15 @@ bool swift_isDeallocating(void *object);
 /// with bit 63 set and the low 32 bits not all set (an immortal object), the low 62 bits are the
 /// address of the object's side table shifted right by 3, whose reference counts (at byte 16:
 /// the object pointer, then the 16-byte-aligned counts) keep the flag in the same bit. Anything
-/// else asks the runtime. Both paths are tested against the runtime (ApplyPathTests).
+/// else asks the runtime. Both paths are checked against the runtime at start-up (DirectAccessSelfCheck) and tested
+/// (DirectAccessTests).
 static inline bool swiftrt_is_deallocating(void *object) {
-#if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
     unsigned long long bits = __atomic_load_n((unsigned long long *)((char *)object + sizeof(void *)), __ATOMIC_RELAXED);
     if (!(bits >> 63)) return (bits >> 32) & 1;
     if ((bits & 0xFFFFFFFFu) != 0xFFFFFFFFu) {
         unsigned long long *sideTable = (unsigned long long *)((bits & ((1ull << 62) - 1)) << 3);
         return (__atomic_load_n(&sideTable[2], __ATOMIC_RELAXED) >> 32) & 1;
     }
-#endif
     return swift_isDeallocating(object);
 }
 
@@ -37,5 +47,7 @@ static inline bool swiftrt_is_deallocating(void *object) {
 /// (uninitialised memory for one value of the property's type), the root passed by address,
 /// then the key path's argument block and its size (0: no arguments).
 void swiftrt_call_key_path_getter(const void *getter, void *result, const void *root, const void *arguments);
+
+#endif /* the gate */
 
 #endif

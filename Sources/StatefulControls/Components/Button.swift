@@ -31,8 +31,10 @@ public final class VisitableButton: Button {
     public override init(title: String = "", frame: Rect = Rect(x: 0, y: 0, width: 120, height: 44)) {
         super.init(title: title, frame: frame)
         register(.visited, in: .reserved, for: \._isVisited, named: "isVisited")
-        setValue(Color.blue, for: \.titleColor, forInvertedState: .visited)
-        setValue(Color.purple, for: \.titleColor, forAllStatesContained: .visited)
+        // Through the class that declares the property, so that an app's rules through
+        // `\Button.titleColor` compete with these with the portable property access too.
+        setValue(Color.blue, for: \Button.titleColor, of: self, forInvertedState: .visited)
+        setValue(Color.purple, for: \Button.titleColor, of: self, forAllStatesContained: .visited)
     }
 
     /// A completed tap visits the button.

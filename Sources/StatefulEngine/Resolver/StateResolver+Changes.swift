@@ -50,7 +50,7 @@ extension StateResolver {
         try ResolverError.check(evaluating { csr_diff(table, UInt64(old.rawValue), UInt64(new.rawValue), &pointer, &count) })
         return UnsafeBufferPointer(start: pointer, count: count).compactMap { change in
             guard let binding = binding(for: change)?.takeUnretainedValue(), let object = binding.target.object else { return nil }
-            return BoundProperty(target: object, keyPath: binding.writer.anyKeyPath)
+            return BoundProperty(target: object, keyPath: binding.writer.keyPath)
         }
     }
 }

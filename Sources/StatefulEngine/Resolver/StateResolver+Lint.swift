@@ -118,7 +118,7 @@ private struct RuleLinter {
 
     private mutating func append(_ problem: RuleDiagnostic.Problem, _ binding: Binding, _ object: AnyObject,
                                  descriptor: StateDescriptor?, value: String) {
-        let anyKeyPath = binding.writer.anyKeyPath
+        let anyKeyPath = binding.writer.keyPath
         let keyPath = keyPaths[anyKeyPath] ?? String(describing: anyKeyPath)
         keyPaths[anyKeyPath] = keyPath
         let typeID = ObjectIdentifier(type(of: object))

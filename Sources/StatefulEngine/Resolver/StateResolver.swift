@@ -127,9 +127,21 @@ public final class StateResolver {
     /// - Complexity: O(log *n*) in the bound (target, key path) pairs for the Judy lookups,
     ///   plus O(*r*) in the rules of this pair; the cached resolutions of this pair are
     ///   invalidated, not recomputed.
+    @inlinable
     public func setValue<Target: AnyObject, Value>(
         _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor
+    ) throws(ResolverError) {
+        // The write is formed here, where a literal key path folds into a direct access.
+        try bind(value, for: keyPath, of: target, when: descriptor) { $0[keyPath: keyPath] = $1 }
+    }
+
+    /// ``setValue(_:for:of:when:)`` with the key path's write as a closure, `set`, formed where
+    /// the key path was written (see ``ClosurePropertyWriter``).
+    @usableFromInline
+    package func bind<Target: AnyObject, Value>(
+        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        when descriptor: StateDescriptor, set: @escaping (Target, Value) -> Void
     ) throws(ResolverError) {
         checkNotEvaluating("setValue(_:for:of:when:)")
         sweepDeadTargets(2)  // bounded work that keeps dead targets from piling up
@@ -139,9 +151,8 @@ public final class StateResolver {
         let existing = bindings[key]
         if existing == nil {
             let defaultValue = ValueBox(target[keyPath: keyPath])
-            bindings[key] = Binding(target: bound, keyPathID: keyPathID,
-                                    writer: PropertyWriter(keyPath, targetClass: type(of: target as AnyObject), box: defaultValue),
-                                    defaultValue: defaultValue)
+            let writer = processStrategy.writer(keyPath, targetClass: type(of: target as AnyObject), box: defaultValue, set: set)
+            bindings[key] = Binding(target: bound, keyPathID: keyPathID, writer: writer, defaultValue: defaultValue)
             bound.keyPathIDs.insert(keyPathID)
         }
         do {
@@ -428,7 +439,7 @@ public final class StateResolver {
             id = nextTargetID
             nextTargetID += 1
         }
-        let bound = BoundTarget(object, id: id)
+        let bound = BoundTarget(object, id: id, access: processStrategy.access)
         targetIDs[bound.objectID] = bound.id
         targets[bound.id] = bound
         bound.sweepIndex = sweepList.count
@@ -456,7 +467,7 @@ public final class StateResolver {
         let rootClass: AnyClass = type(of: target as AnyObject)
         let key = KeyPathFromClass(keyPath: keyPath, rootClass: ObjectIdentifier(rootClass))
         if let id = keyPathIDs[key] { return id }
-        let property = PropertyPath(keyPath, valueType: Value.self, rootClass: rootClass)
+        let property = processStrategy.property(keyPath, valueType: Value.self, rootClass: rootClass)
         let id = propertyIDs[property] ?? UInt32(propertyIDs.count)
         propertyIDs[property] = id
         keyPathIDs[key] = id
@@ -572,63 +583,4 @@ private struct KeyPathFromClass: Hashable {
 /// Calls a custom descriptor's predicate from C.
 private let predicateTrampoline: csr_predicate_fn = { state, context in
     Unmanaged<PredicateBox>.fromOpaque(context!).takeUnretainedValue().predicate(ControlState(rawValue: UInt(state)))
-}
-
-/// A bound target, with the key paths bound on it.
-///
-/// The target is not kept alive: the record holds an unowned reference, which keeps only the
-/// object's memory (its header, not its properties) until the record goes, and asks the
-/// runtime whether the object is being deinitialised. That is what a weak reference answers,
-/// without the side table a weak reference gives the object — which would send every retain
-/// and release of the target, anywhere in the program, down the runtime's slow path.
-final class BoundTarget {
-    private unowned let memory: AnyObject
-    private let address: UnsafeMutableRawPointer
-    /// The object's identity (its address), which a new object may take once this one is freed.
-    let objectID: ObjectIdentifier
-    let id: UInt32
-    var keyPathIDs: Set<UInt32> = []
-    /// The record's place in the resolver's sweep list.
-    var sweepIndex = 0
-
-    init(_ object: AnyObject, id: UInt32) {
-        memory = object
-        address = Unmanaged.passUnretained(object).toOpaque()
-        objectID = ObjectIdentifier(object)
-        self.id = id
-    }
-
-    /// The object while it lives; nil once its deinitialisation has begun.
-    var object: AnyObject? {
-        isDeallocating(address) ? nil : Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue()
-    }
-
-    /// The object's address while it lives; nil once its deinitialisation has begun.
-    @inline(__always)
-    var liveAddress: UnsafeMutableRawPointer? { isDeallocating(address) ? nil : address }
-}
-
-/// One (target, key path): how to write it, its default value, and the value it holds.
-final class Binding {
-    let target: BoundTarget
-    let keyPathID: UInt32
-    let writer: AnyPropertyWriter
-    let defaultValue: AnyValueBox
-    let defaultValueAddress: UnsafeRawPointer
-    /// The pair's slot in the C table, as of its last `csr_set`.
-    @exclusivity(unchecked) var slot: UInt32 = 0
-    /// The version (see ``ValueSlab``) of the value last written to the property, 0 for the
-    /// default: a write is skipped when the value to write is this one, and a binding whose
-    /// rules changed is brought to its winner by comparing with it.
-    @exclusivity(unchecked) var writtenVersion: UInt64 = 0
-    let key: UInt64
-
-    init(target: BoundTarget, keyPathID: UInt32, writer: AnyPropertyWriter, defaultValue: AnyValueBox) {
-        self.target = target
-        self.keyPathID = keyPathID
-        self.writer = writer
-        self.defaultValue = defaultValue
-        self.defaultValueAddress = ValueSlab.address(of: defaultValue)
-        self.key = StateResolver.key(target.id, keyPathID)
-    }
 }

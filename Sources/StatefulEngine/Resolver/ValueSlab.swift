@@ -11,17 +11,10 @@ class AnyValueBox {
 
 /// A value boxed with its static type, so a setter unboxes it without a dynamic cast.
 final class ValueBox<Value>: AnyValueBox {
-    /// The value; `var` only so that ``valueOffset`` can take its address.
-    @exclusivity(unchecked) private(set) var value: Value
+    /// The value; `var` only so that the direct access can take its address (never set).
+    @exclusivity(unchecked) var value: Value
     init(_ value: Value) { self.value = value }
 
-    /// Where the value lies in the box, in bytes from the object's address (the same in every
-    /// box of this type).
-    var valueOffset: Int {
-        withUnsafeMutablePointer(to: &value) {
-            UnsafeRawPointer($0) - UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        }
-    }
     override var anyValue: Any { value }
 
     override func isEqual(to other: AnyValueBox) -> Bool? {

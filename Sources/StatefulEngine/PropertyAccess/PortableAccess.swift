@@ -1,0 +1,25 @@
+// The portable property access: plain Swift, no private layout read.
+
+/// Reaches properties as Swift code does: through the key path closures formed where the key
+/// paths were written. A property is identified by its key path (`==`), so key paths written
+/// from two root types are two bindings (see "One binding per property").
+struct PortableAccess: PropertyAccessStrategy {
+    var access: PropertyAccess { .portable }
+
+    func property<Value>(_ keyPath: AnyKeyPath, valueType: Value.Type, rootClass: AnyClass) -> PropertyPath {
+        PropertyPath(keyPath, valueType: valueType)
+    }
+
+    func writer<Target: AnyObject, Value>(
+        _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>,
+        set: @escaping (Target, Value) -> Void
+    ) -> AnyPropertyWriter {
+        ClosurePropertyWriter(keyPath, set: set)
+    }
+
+    func reader<Root: AnyObject>(
+        _ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass, read: @escaping (Root) -> Bool
+    ) -> (AnyObject) -> Bool {
+        { read(unsafeDowncast($0, to: Root.self)) }
+    }
+}

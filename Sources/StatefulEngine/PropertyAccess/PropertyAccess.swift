@@ -1,0 +1,112 @@
+// The choice between the two ways a resolver reaches bound properties: the direct path, which
+// reads private layouts of the Swift runtime, and the portable path, plain Swift.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How resolvers read and write the properties values are bound to.
+///
+/// Both strategies write the same values, call the same setters and observers in the same
+/// order, and tell a deallocated target the same way; they differ in cost, and in one rule
+/// (see "One binding per property" in the engine's documentation):
+///
+/// - ``direct`` reads private layouts of the Swift runtime: the key path object's buffer (a
+///   stored property's offset, a computed property's accessors), class metadata and vtables,
+///   the object's reference counts, and the calling convention of key path accessors. A bound
+///   value is then assigned at its property's offset or handed to its setter without the
+///   standard library's key path machinery, and a target is held without a weak reference.
+///   These layouts are the runtime's, not API: the direct path is compiled only where they
+///   were verified — Linux on x86_64 and aarch64, without Objective-C interoperability or
+///   pointer authentication — and is checked against the portable path once per process,
+///   before its first use.
+/// - ``portable`` is plain Swift: each binding writes through a closure formed where its key
+///   path is written (`target[keyPath: keyPath] = value`, which the optimiser turns into a
+///   direct access when the key path is a literal), and holds its target weakly.
+///
+/// A process uses one strategy from its first binding on: ``current``.
+public enum PropertyAccess: Sendable, Hashable, CustomStringConvertible {
+    /// Layout-reading writes, compiled and self-checked where verified.
+    case direct
+    /// Plain Swift writes, everywhere.
+    case portable
+
+    /// The strategy of this process, decided once, the first time a resolver needs it:
+    /// ``portable`` where the direct path is not compiled, when the environment variable
+    /// `STATEFULCONTROLS_PORTABLE` is `1`, or when the direct path's self-check fails (which
+    /// is reported once through ``StateResolver/diagnosticHandler``); ``direct`` otherwise.
+    public static var current: PropertyAccess { processStrategy.access }
+
+    /// The environment variable that forces ``portable`` for a process when set to `1`
+    /// (`0` or unset: ``direct`` where available).
+    public static let portableEnvironmentVariable = "STATEFULCONTROLS_PORTABLE"
+
+    public var description: String { self == .direct ? "direct" : "portable" }
+}
+
+/// What a strategy makes for the resolver: property identities, writers and readers.
+protocol PropertyAccessStrategy: Sendable {
+    var access: PropertyAccess { get }
+
+    /// The identity of the property `keyPath` leads to from a target of class `rootClass`.
+    func property<Value>(_ keyPath: AnyKeyPath, valueType: Value.Type, rootClass: AnyClass) -> PropertyPath
+
+    /// The writer of `keyPath` on targets of class `targetClass`; `set` is the key path write,
+    /// formed where the key path was written, and `box` a box of the values it writes.
+    func writer<Target: AnyObject, Value>(
+        _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>,
+        set: @escaping (Target, Value) -> Void
+    ) -> AnyPropertyWriter
+
+    /// A reader of `keyPath` on objects of class `rootClass`; `read` is the key path read.
+    func reader<Root: AnyObject>(
+        _ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass, read: @escaping (Root) -> Bool
+    ) -> (AnyObject) -> Bool
+}
+
+/// The strategy every resolver of this process uses (see ``PropertyAccess/current``).
+let processStrategy: any PropertyAccessStrategy = PropertyAccess.selectStrategy(
+    portableVariable: getenv(PropertyAccess.portableEnvironmentVariable).map { String(cString: $0) },
+    report: StateResolver.report
+)
+
+extension PropertyAccess {
+    /// The strategy for a process whose environment sets `STATEFULCONTROLS_PORTABLE` to
+    /// `portableVariable`: the direct one if it is compiled, not turned off, and passes its
+    /// self-check; `report` hears why not, once, when something went wrong.
+    static func selectStrategy(portableVariable: String?,
+                               report: (ResolverDiagnostic) -> Void) -> any PropertyAccessStrategy {
+        switch portableVariable {
+        case nil, "", "0": break
+        case "1": return PortableAccess()
+        case let value?:
+            report(ResolverDiagnostic("\(portableEnvironmentVariable)=\(value) is neither 0 nor 1: this process uses the portable property access"))
+            return PortableAccess()
+        }
+        // The gate: where the runtime layouts the direct path reads were verified. The same
+        // condition opens every file of PropertyAccess/Direct (and CSwiftRuntime's, in C).
+        #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
+        let failures = DirectAccessSelfCheck.failures(injecting: DirectAccessSelfCheck.injectedFault)
+        guard failures.isEmpty else {
+            report(ResolverDiagnostic("the direct property access failed its start-up self-check (\(failures.joined(separator: "; "))): this process uses the portable property access"))
+            return PortableAccess()
+        }
+        return DirectAccess()
+        #else
+        return PortableAccess()
+        #endif
+    }
+}
+
+/// A reader of the Bool at `keyPath` of objects of class `rootClass`, as the process's
+/// property access reads it; `read` is the key path read, formed where the key path was
+/// written. For the controls module's custom states, read on every state evaluation.
+package func boolPropertyReader<Root: AnyObject>(
+    _ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass, read: @escaping (Root) -> Bool
+) -> (AnyObject) -> Bool {
+    processStrategy.reader(keyPath, rootClass: rootClass, read: read)
+}

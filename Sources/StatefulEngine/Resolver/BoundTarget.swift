@@ -1,0 +1,54 @@
+// A resolver's record of one bound target: its id, its key paths, and whether it still lives.
+
+/// A bound target, with the key paths bound on it.
+///
+/// The target is not kept alive. With the portable property access the record holds a weak
+/// reference. With the direct access it holds an unowned reference, which keeps only the
+/// object's memory (its header, not its properties) until the record goes, and reads from the
+/// object's reference counts whether it is being deinitialised: what a weak reference answers,
+/// without the side table a weak reference gives the object — which would send every retain
+/// and release of the target, anywhere in the program, down the runtime's slow path.
+final class BoundTarget {
+    private let address: UnsafeMutableRawPointer
+    /// The object, for the portable access (nil with the direct access).
+    private weak var weakObject: AnyObject?
+    // The gate (see PropertyAccess.selectStrategy).
+    #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
+    /// The object's memory, for the direct access (nil with the portable access); never read
+    /// (an unowned read of a dead object traps).
+    private unowned let memory: AnyObject?
+    #endif
+    /// Whether liveness is read from the object's reference counts (the direct access).
+    private let readsReferenceCounts: Bool
+    /// The object's identity (its address), which a new object may take once this one is freed.
+    let objectID: ObjectIdentifier
+    let id: UInt32
+    var keyPathIDs: Set<UInt32> = []
+    /// The record's place in the resolver's sweep list.
+    var sweepIndex = 0
+
+    init(_ object: AnyObject, id: UInt32, access: PropertyAccess) {
+        address = Unmanaged.passUnretained(object).toOpaque()
+        #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
+        memory = access == .direct ? object : nil
+        #endif
+        readsReferenceCounts = access == .direct
+        if access == .portable { weakObject = object }
+        objectID = ObjectIdentifier(object)
+        self.id = id
+    }
+
+    /// The object while it lives; nil once its deinitialisation has begun.
+    var object: AnyObject? {
+        liveAddress.map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// The object's address while it lives; nil once its deinitialisation has begun.
+    @inline(__always)
+    var liveAddress: UnsafeMutableRawPointer? {
+        #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
+        if readsReferenceCounts { return isDeallocating(address) ? nil : address }
+        #endif
+        return weakObject == nil ? nil : address
+    }
+}
