@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 JUDY_HEADER := /usr/include/Judy.h
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo demo-tty web web-test bench bench-ir sanitize leakcheck fuzz c-checks coverage stress soak clients check docs clean
+.PHONY: help deps build test portable demo demo-tty web web-test bench bench-ir sanitize leakcheck fuzz c-checks coverage stress soak clients check docs clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -23,6 +23,19 @@ build: deps ## Build the package (debug)
 test: deps ## Build and run the test suite (the library's, then the demo's)
 	$(SWIFT) test
 	$(SWIFT) test --package-path $(DEMO)
+
+# The portable property access (README, "Where it runs"): forced at run time by the environment
+# variable, or the direct access compiled out by the gate's flag (Swift and C alike).
+PORTABLE_ONLY := -Xswiftc -DSTATEFULCONTROLS_PORTABLE_ONLY -Xcc -DSTATEFULCONTROLS_PORTABLE_ONLY
+DIRECT_ACCESS_SYMBOLS := swift_isDeallocating|_swift_getSwiftClassInstanceExtents|swiftrt_call_key_path_getter|KeyPathComponent|DirectPropertyWriter
+
+portable: deps ## The test suites with the portable property access: STATEFULCONTROLS_PORTABLE=1, then the direct access compiled out
+	STATEFULCONTROLS_PORTABLE=1 $(SWIFT) test
+	STATEFULCONTROLS_PORTABLE=1 $(SWIFT) test --package-path $(DEMO)
+	$(SWIFT) build --build-tests --scratch-path .build-portable $(PORTABLE_ONLY)
+	@if nm .build-portable/debug/StatefulControlsPackageTests.xctest | grep -E '$(DIRECT_ACCESS_SYMBOLS)'; then \
+	  echo "make portable: the direct access is compiled into a build that rules it out (symbols above)"; exit 1; fi
+	$(SWIFT) test --skip-build --scratch-path .build-portable $(PORTABLE_ONLY)
 
 DEMO := Examples/pincode-demo
 WEB := Examples/pincode-web
@@ -64,6 +77,8 @@ IR_LOOPS := warm-resolve-16 warm-resolve-slot-16 precomputed-16 cold-resolve-16 
             bindings-1000-100pct-control bindings-1000-100pct-hand bindings-1000-1pct-control bindings-1000-1pct-hand \
             custom-states-8-factors custom-states-8-extended-factors custom-states-40-factors \
             custom-states-8-predicates custom-states-40-predicates
+# The end-to-end loops counted again with the portable property access.
+IR_PORTABLE_LOOPS := update-baseline-control form-control bindings-1000-100pct-control bindings-1000-1pct-control
 IR_ITERATIONS ?= 20000
 
 # valgrind 3.19 cannot read the DWARF Swift emits: the binary it runs is stripped of debug info
@@ -73,13 +88,7 @@ bench-ir: deps ## Instructions per iteration of the hot paths, under valgrind ca
 	$(SWIFT) build --package-path $(BENCH) -c release --product resolver-bench
 	@mkdir -p .build
 	strip --strip-debug -o .build/resolver-bench-ir $(BENCH)/.build/release/resolver-bench
-	@echo "instructions per iteration, counted inside bench_ir_region only:"
-	@for loop in $(IR_LOOPS); do \
-	  n=$$(SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --toggle-collect=bench_ir_region --callgrind-out-file=.build/callgrind.$$loop.out \
-	    .build/resolver-bench-ir --ir-loop $$loop --iterations $(IR_ITERATIONS) 2>/dev/null | awk '/^iterations:/ {print $$2}'); \
-	  [ -n "$$n" ] || exit 1; \
-	  awk -v loop=$$loop -v n=$$n '/^summary:/ {printf "  %-28s %14.1f  (%d iterations)\n", loop, $$2 / n, n}' .build/callgrind.$$loop.out; \
-	done
+	scripts/bench-ir.sh .build/resolver-bench-ir $(IR_ITERATIONS) "$(IR_LOOPS)" "$(IR_PORTABLE_LOOPS)"
 
 CLANG ?= $(shell [ -x /opt/swift/usr/bin/clang ] && echo /opt/swift/usr/bin/clang || command -v clang)
 CHECKS := .build/checks
@@ -97,6 +106,9 @@ sanitize: deps ## The test suite under ASan+LSan, UBSan and TSan; the C checks u
 	LSAN_OPTIONS=suppressions=$(LSAN_SUPPRESSIONS) \
 	  $(SWIFT) test --sanitize=address --scratch-path .build-asan --skip AllocationFailureTests
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan --filter AllocationFailureTests
+	@# The same suites with the portable property access (the property kinds and every callback test among them).
+	STATEFULCONTROLS_PORTABLE=1 LSAN_OPTIONS=suppressions=$(LSAN_SUPPRESSIONS) \
+	  $(SWIFT) test --sanitize=address --scratch-path .build-asan --skip AllocationFailureTests
 	@# swiftc has no -sanitize=undefined on Linux: UBSan instruments the C targets, any report aborts.
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(SWIFT) test --scratch-path .build-ubsan \
 	  -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined \
@@ -183,7 +195,7 @@ demo-tty: deps ## Drive the interactive demo in a real terminal (tmux): keys, re
 clients: deps ## Throwaway client packages: the engine alone off the main thread; a client resolves no other package
 	SWIFT=$(SWIFT) Tests/Clients/check-clients.sh
 
-check: clients leakcheck fuzz c-checks coverage stress soak demo-tty web-test sanitize ## Everything beyond make test: clients, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser, sanitizers
+check: clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test sanitize ## Everything beyond make test: clients, the portable property access, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser, sanitizers
 
 # One archive per module with a catalog (Sources/<Module>/<Name>.docc), each converted from that
 # module's symbol graphs alone: DocC documents one module per archive, and given two modules' graphs
@@ -220,4 +232,4 @@ docs: deps ## Build the DocC documentation, one archive per module, into .build/
 	done
 
 clean: ## Remove build products
-	rm -rf .build .build-asan .build-ubsan .build-tsan .build-release-tests $(DEMO)/.build $(WEB)/.build $(BENCH)/.build
+	rm -rf .build .build-asan .build-ubsan .build-tsan .build-release-tests .build-portable $(DEMO)/.build $(WEB)/.build $(BENCH)/.build

@@ -448,8 +448,11 @@ func makeBindings1000(verify: Bool) -> (Control, [IntTarget], HandBindings, [Han
 
 extension Scenarios {
     /// Ratio and allocation lines for the end-to-end scenarios, printed after the table.
+    /// The scenarios that drive a control end to end, next to the same behaviour by hand.
+    static let endToEndScenarios = ["update-baseline", "form", "bindings-1000"]
+
     static func endToEndSummary(_ results: [Result]) -> String {
-        let rows = results.filter { ["update-baseline", "form", "bindings-1000"].contains($0.scenario) }
+        let rows = results.filter { endToEndScenarios.contains($0.scenario) }
         guard !rows.isEmpty else { return "" }
         var lines = ["End to end through Control vs hand-written (ns per op; heap allocations/frees per op, process-wide):"]
         for r in rows {
@@ -466,7 +469,7 @@ extension Scenarios {
     /// The name of the reference for × hand: the hand-written implementation writing only
     /// changed values.
     static func isHandWrittenReference(_ result: Result) -> Bool {
-        ["update-baseline", "form", "bindings-1000"].contains(result.scenario) && result.implementation.hasPrefix("hand-written (changed only)")
+        endToEndScenarios.contains(result.scenario) && result.implementation.hasPrefix("hand-written (changed only)")
     }
 
     // MARK: update-baseline

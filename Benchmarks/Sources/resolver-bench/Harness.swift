@@ -25,7 +25,7 @@ struct Budget {
 }
 
 /// One measured figure.
-struct Result: Encodable {
+struct Result: Codable {
     var scenario: String
     var implementation: String
     var params: [String: Param]
@@ -54,8 +54,12 @@ struct Result: Encodable {
 }
 
 /// A parameter value: an integer or a string.
-enum Param: Encodable, CustomStringConvertible, Hashable {
+enum Param: Codable, CustomStringConvertible, Hashable {
     case int(Int), string(String)
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Int.self) { self = .int(value) } else { self = .string(try container.decode(String.self)) }
+    }
     func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -16,8 +16,8 @@ struct ResolverBench: ParsableCommand {
     @Option(help: "Write the results as JSON to this file.")
     var json: String?
 
-    @Option(help: "Run one scenario: \(ResolverBench.scenarioNames.joined(separator: ", ")).")
-    var scenario: String?
+    @Option(help: "Run this scenario (repeat the option for several): \(ResolverBench.scenarioNames.joined(separator: ", ")).")
+    var scenario: [String] = []
 
     @Option(help: "Run one loop for callgrind (make bench-ir): \(IRLoops.names.joined(separator: ", ")).")
     var irLoop: String?
@@ -29,7 +29,7 @@ struct ResolverBench: ParsableCommand {
                                 "update-baseline", "form", "bindings-1000", "lint", "custom-states"]
 
     func validate() throws {
-        if let scenario, !Self.scenarioNames.contains(scenario) {
+        for scenario in scenario where !Self.scenarioNames.contains(scenario) {
             throw ValidationError("unknown scenario \(scenario); choose one of \(Self.scenarioNames.joined(separator: ", "))")
         }
         if let irLoop, !IRLoops.names.contains(irLoop) {
@@ -53,7 +53,7 @@ struct ResolverBench: ParsableCommand {
     @MainActor
     private func runScenarios() throws {
         let machine = Machine.current()
-        print("resolver-bench — \(machine.cpu), \(machine.cores) cores, \(machine.os), \(machine.judy), \(machine.build) build")
+        print("resolver-bench — \(machine.cpu), \(machine.cores) cores, \(machine.os), \(machine.judy), \(machine.build) build, \(PropertyAccess.current) property access")
         print("mode: \(quick ? "quick" : "full"); ns/op median and p99 over \(quick ? Budget.quick.repeats : Budget.full.repeats) repeats\n")
         let report = Report(budget: quick ? .quick : .full)
         let scenarios = Scenarios(report: report, quick: quick)
@@ -65,7 +65,8 @@ struct ResolverBench: ParsableCommand {
             ("bindings-1000", scenarios.bindings1000), ("lint", scenarios.lint),
             ("custom-states", scenarios.customStates),
         ]
-        for (name, body) in runs where scenario == nil || scenario == name { try body() }
+        for (name, body) in runs where scenario.isEmpty || scenario.contains(name) { try body() }
+        try measurePortableEndToEnd(into: report)
         FileHandle.standardError.write(Data("\n".utf8))
         report.computeRatios(\.ratioToResolver) { $0.implementation.hasPrefix("resolver (warm)") || $0.implementation == "resolver diff (warm)" }
         report.computeRatios(\.ratioToHandWritten, reference: Scenarios.isHandWrittenReference)
@@ -74,12 +75,43 @@ struct ResolverBench: ParsableCommand {
         if !endToEnd.isEmpty { print("\n" + endToEnd) }
         print("\n" + Goals(results: report.results).summary())
         if let json {
-            struct Output: Encodable { let machine: Machine; let mode: String; let results: [Result] }
+            struct Output: Encodable { let machine: Machine; let mode: String; let access: String; let results: [Result] }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(Output(machine: machine, mode: quick ? "quick" : "full", results: report.results))
+            try encoder.encode(Output(machine: machine, mode: quick ? "quick" : "full", access: "\(PropertyAccess.current)",
+                                      results: report.results))
                 .write(to: URL(fileURLWithPath: json))
             print("\nwrote \(json)")
+        }
+    }
+}
+
+extension ResolverBench {
+    /// The end-to-end scenarios again with the portable property access, side by side with the
+    /// direct one: a process uses one access (decided at its start), so they run in a child
+    /// process of this benchmark with STATEFULCONTROLS_PORTABLE=1; its Control rows join this
+    /// report, named "(portable access)", and are compared with this run's hand-written ones.
+    @MainActor
+    func measurePortableEndToEnd(into report: Report) throws {
+        let scenarios = Scenarios.endToEndScenarios.filter { scenario.isEmpty || scenario.contains($0) }
+        guard PropertyAccess.current == .direct, !scenarios.isEmpty else { return }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("resolver-bench-portable-\(getpid()).json")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        child.arguments = (quick ? ["--quick"] : []) + scenarios.flatMap { ["--scenario", $0] } + ["--json", output.path]
+        child.environment = ProcessInfo.processInfo.environment.merging([PropertyAccess.portableEnvironmentVariable: "1"]) { $1 }
+        child.standardOutput = FileHandle.nullDevice
+        try child.run()
+        child.waitUntilExit()
+        guard child.terminationStatus == 0 else { fatalError("resolver-bench: the portable-access run exited with \(child.terminationStatus)") }
+        struct Output: Decodable { let access: String; let results: [Result] }
+        let portable = try JSONDecoder().decode(Output.self, from: Data(contentsOf: output))
+        guard portable.access == "\(PropertyAccess.portable)" else { fatalError("resolver-bench: the child ran with the \(portable.access) access") }
+        for var result in portable.results where result.implementation.hasPrefix("Control") {
+            result.implementation += " (portable access)"
+            result.ratioToHandWritten = nil
+            report.record(result)
         }
     }
 }
@@ -136,6 +168,12 @@ struct Goals {
         check("custom-state change end to end on factors, 8 extended states / 8 UIKit states", ratio("factors", 8, "extended"), "<= 1.1") { $0 <= 1.1 }
         check("custom-state change end to end on factors, 40 states / 8", ratio("factors", 40, "both"), "<= 1.1") { $0 <= 1.1 }
         lines.append("  - custom-state change end to end by predicates, 40 states / 8: \(ratio("predicates", 40, "both").map { String(format: "%.2f", $0) } ?? "not measured") (every predicate runs on every change: no goal)")
+        let buttonParams: [String: Param] = ["factors": .int(3), "bound_values": .int(6), "cycle": .string("8 factor changes")]
+        let handButton = median("update-baseline", "hand-written (changed only)", buttonParams)
+        let portableButton = results.first { $0.scenario == "update-baseline" && $0.implementation == "Control (setValue bindings) (portable access)" }
+        check("button state change, portable access / hand-written (wall)",
+              portableButton.flatMap { p in handButton.map { p.nsPerOpMedian / $0 } }, "<= 3x") { $0 <= 3 }
+        check("button state change, portable access: heap allocations per change", portableButton?.heapAllocationsPerOp, "0") { $0 == 0 }
         let allocations = results.filter { $0.implementation == "resolver (warm)" }.compactMap(\.allocationsPerOp).max()
         check("allocations per warm resolve (JudyMalloc calls)", allocations, "0") { $0 == 0 }
         return lines.joined(separator: "\n")

@@ -18,31 +18,18 @@ extension Control {
     /// those conditions instead.
     ///
     /// - Complexity: O(log *n*) in the bound rules, plus the write when the value wins.
-    @inlinable
     public func setValue<Target: AnyObject, Value>(
         _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor
     ) {
-        // The write is formed here, where a literal key path folds into a direct access.
-        bind(value, for: keyPath, of: target, when: descriptor) { $0[keyPath: keyPath] = $1 }
-    }
-
-    /// ``setValue(_:for:of:when:)`` with the key path's write as a closure, formed where the key
-    /// path was written.
-    @usableFromInline
-    func bind<Target: AnyObject, Value>(
-        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
-        when descriptor: StateDescriptor, set: @escaping (Target, Value) -> Void
-    ) {
         do {
-            try resolver.bind(value, for: keyPath, of: target, when: descriptor, set: set)
+            try resolver.setValue(value, for: keyPath, of: target, when: descriptor)
         } catch {
             fatalError("StatefulControls: \(type(of: self)).setValue(_:for:of:when:): \(error)")
         }
     }
 
     /// Binds `value` for exactly `state` (the original library's "for a state").
-    @inlinable
     public func setValue<Target: AnyObject, Value>(
         _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
         forState state: ControlState
@@ -51,7 +38,6 @@ extension Control {
     }
 
     /// Binds `value` for every state containing `state` ("for all states contained").
-    @inlinable
     public func setValue<Target: AnyObject, Value>(
         _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
         forAllStatesContained state: ControlState
@@ -60,7 +46,6 @@ extension Control {
     }
 
     /// Binds `value` for every state that does not contain `state` ("for an inverted state").
-    @inlinable
     public func setValue<Target: AnyObject, Value>(
         _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
         forInvertedState state: ControlState

@@ -57,7 +57,7 @@ open class Control: View, Observable {
     @exclusivity(unchecked) private var observedState: ControlState = []
     private static var stateBit: ControlState { ControlState(rawValue: 1 << 63) }
 
-    @usableFromInline let resolver = StateResolver()
+    let resolver = StateResolver()
     /// Every registered custom state, in registration order: ``reachableStates`` and the
     /// duplicate check read them.
     @exclusivity(unchecked) var customStates: [CustomState] = []

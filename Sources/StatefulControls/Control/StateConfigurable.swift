@@ -20,11 +20,9 @@ extension StateConfigurable {
     /// a bit outside the application ranges (`0x00FF0000` and `0xFFFFFFFF00000000`), or shares a
     /// bit with a state already registered on this control.
     /// - Complexity: O(1) to register; the property is read on every evaluation of the state.
-    @inlinable
     public func register(_ state: ControlState, for keyPath: KeyPath<Self, Bool>, inverted: Bool = false,
                          named name: String? = nil) {
-        // The read is formed here, where a literal key path folds into a direct access.
-        register(state, for: keyPath, inverted: inverted, named: name) { $0[keyPath: keyPath] }
+        register(state, in: .applicationRanges, for: keyPath, inverted: inverted, named: name)
     }
 
     /// Registers a custom state that is on while the `@StateFactor` Bool stored at `factor` is
@@ -65,15 +63,14 @@ extension StateConfigurable {
         register(state, in: .applicationRanges, named: name, when: predicate)
     }
 
-    /// ``register(_:for:inverted:named:)`` with the key path's read as a closure, `read`,
-    /// formed where the key path was written.
-    @usableFromInline
-    func register(_ state: ControlState, for keyPath: KeyPath<Self, Bool>, inverted: Bool, named name: String?,
-                  read: @escaping (Self) -> Bool) {
+    /// Registers a state of `range`: the application ranges for apps, the reserved range for
+    /// the library's own components.
+    func register(_ state: ControlState, in range: ControlState, for keyPath: KeyPath<Self, Bool>,
+                  inverted: Bool = false, named name: String? = nil) {
         let source = (name ?? "\(keyPath)") + (inverted ? " (inverted)" : "")
-        checkRegistration(of: state, source: source, in: .applicationRanges)
+        checkRegistration(of: state, source: source, in: range)
         // Read on every state evaluation, as the process's property access reads (see PropertyAccess).
-        let read = boolPropertyReader(keyPath, rootClass: type(of: self), read: read)
+        let read = boolPropertyReader(keyPath, rootClass: type(of: self))
         registerDerivedState(state, source: source) { read($0) != inverted }
     }
 
@@ -94,28 +91,24 @@ extension StateConfigurable {
     }
 
     /// Binds `value` to the control's own `keyPath` for the states `descriptor` matches.
-    @inlinable
     public func setValue<Value>(_ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
                                 when descriptor: StateDescriptor) {
         setValue(value, for: keyPath, of: self, when: descriptor)
     }
 
     /// Binds `value` to the control's own `keyPath` for exactly `state`.
-    @inlinable
     public func setValue<Value>(_ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
                                 forState state: ControlState) {
         setValue(value, for: keyPath, of: self, forState: state)
     }
 
     /// Binds `value` to the control's own `keyPath` for every state containing `state`.
-    @inlinable
     public func setValue<Value>(_ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
                                 forAllStatesContained state: ControlState) {
         setValue(value, for: keyPath, of: self, forAllStatesContained: state)
     }
 
     /// Binds `value` to the control's own `keyPath` for every state not containing `state`.
-    @inlinable
     public func setValue<Value>(_ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
                                 forInvertedState state: ControlState) {
         setValue(value, for: keyPath, of: self, forInvertedState: state)

@@ -1,8 +1,8 @@
 // The portable property access: plain Swift, no private layout read.
 
-/// Reaches properties as Swift code does: through the key path closures formed where the key
-/// paths were written. A property is identified by its key path (`==`), so key paths written
-/// from two root types are two bindings (see "One binding per property").
+/// Reaches properties as Swift code does, through their key paths. A property is identified
+/// by its key path (`==`), so key paths written from two root types are two bindings (see
+/// "One binding per property").
 struct PortableAccess: PropertyAccessStrategy {
     var access: PropertyAccess { .portable }
 
@@ -11,15 +11,12 @@ struct PortableAccess: PropertyAccessStrategy {
     }
 
     func writer<Target: AnyObject, Value>(
-        _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>,
-        set: @escaping (Target, Value) -> Void
+        _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>
     ) -> AnyPropertyWriter {
-        ClosurePropertyWriter(keyPath, set: set)
+        KeyPathPropertyWriter(keyPath)
     }
 
-    func reader<Root: AnyObject>(
-        _ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass, read: @escaping (Root) -> Bool
-    ) -> (AnyObject) -> Bool {
-        { read(unsafeDowncast($0, to: Root.self)) }
+    func reader<Root: AnyObject>(_ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass) -> (AnyObject) -> Bool {
+        { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
     }
 }

@@ -24,9 +24,10 @@ import Darwin
 ///   were verified — Linux on x86_64 and aarch64, without Objective-C interoperability or
 ///   pointer authentication — and is checked against the portable path once per process,
 ///   before its first use.
-/// - ``portable`` is plain Swift: each binding writes through a closure formed where its key
-///   path is written (`target[keyPath: keyPath] = value`, which the optimiser turns into a
-///   direct access when the key path is a literal), and holds its target weakly.
+/// - ``portable`` is plain Swift: a bound value is written with `target[keyPath: keyPath] =
+///   value`, a custom state read with `target[keyPath: keyPath]`, and a target is held weakly.
+///   The standard library's key path projection costs about 1,700 instructions and a heap
+///   allocation per write (BENCHMARKS.md, "The portable property access").
 ///
 /// A process uses one strategy from its first binding on: ``current``.
 public enum PropertyAccess: Sendable, Hashable, CustomStringConvertible {
@@ -55,17 +56,14 @@ protocol PropertyAccessStrategy: Sendable {
     /// The identity of the property `keyPath` leads to from a target of class `rootClass`.
     func property<Value>(_ keyPath: AnyKeyPath, valueType: Value.Type, rootClass: AnyClass) -> PropertyPath
 
-    /// The writer of `keyPath` on targets of class `targetClass`; `set` is the key path write,
-    /// formed where the key path was written, and `box` a box of the values it writes.
+    /// The writer of `keyPath` on targets of class `targetClass`; `box` is a box of the values
+    /// it writes.
     func writer<Target: AnyObject, Value>(
-        _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>,
-        set: @escaping (Target, Value) -> Void
+        _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>
     ) -> AnyPropertyWriter
 
-    /// A reader of `keyPath` on objects of class `rootClass`; `read` is the key path read.
-    func reader<Root: AnyObject>(
-        _ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass, read: @escaping (Root) -> Bool
-    ) -> (AnyObject) -> Bool
+    /// A reader of `keyPath` on objects of class `rootClass`.
+    func reader<Root: AnyObject>(_ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass) -> (AnyObject) -> Bool
 }
 
 /// The strategy every resolver of this process uses (see ``PropertyAccess/current``).
@@ -102,11 +100,9 @@ extension PropertyAccess {
     }
 }
 
-/// A reader of the Bool at `keyPath` of objects of class `rootClass`, as the process's
-/// property access reads it; `read` is the key path read, formed where the key path was
-/// written. For the controls module's custom states, read on every state evaluation.
-package func boolPropertyReader<Root: AnyObject>(
-    _ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass, read: @escaping (Root) -> Bool
-) -> (AnyObject) -> Bool {
-    processStrategy.reader(keyPath, rootClass: rootClass, read: read)
+/// A reader of the Bool at `keyPath` of objects of class `rootClass` (a subclass of `Root`),
+/// as the process's property access reads: for the controls module's custom states, read on
+/// every state evaluation.
+package func boolPropertyReader<Root: AnyObject>(_ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass) -> (AnyObject) -> Bool {
+    processStrategy.reader(keyPath, rootClass: rootClass)
 }

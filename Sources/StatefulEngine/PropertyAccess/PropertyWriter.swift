@@ -1,5 +1,5 @@
 // How a binding's value reaches its property: the writer interface the apply loop calls, and
-// the portable writer, a closure formed where the key path was written.
+// the key path writer every property can use.
 
 /// Writes the value of a ``ValueBox`` to one property of one target.
 ///
@@ -20,23 +20,21 @@ class AnyPropertyWriter {
     func write(_ target: UnsafeMutableRawPointer, _ box: UnsafeRawPointer) { internalInconsistency("AnyPropertyWriter is abstract") }
 }
 
-/// Writes through a closure: `{ $0[keyPath: keyPath] = $1 }`, formed by the `@inlinable` bind
-/// entry points where the key path is written, so that a literal key path is specialised into
-/// a direct access (its getter, setter and observers called as plain Swift calls them). The
-/// portable path's writer for every property, and the direct path's for what it does not
-/// write itself (a path through another object, a subscript).
-final class ClosurePropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
-    private let set: (Target, Value) -> Void
+/// Writes through the key path: `target[keyPath: keyPath] = value`. The portable access's
+/// writer for every property, and the direct access's for what it does not write itself (a
+/// path through another object, a subscript).
+final class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
+    private let typedKeyPath: ReferenceWritableKeyPath<Target, Value>
 
-    init(_ keyPath: ReferenceWritableKeyPath<Target, Value>, set: @escaping (Target, Value) -> Void) {
-        self.set = set
+    init(_ keyPath: ReferenceWritableKeyPath<Target, Value>) {
+        typedKeyPath = keyPath
         super.init(keyPath: keyPath, trivialCopy: nil)
     }
 
     override func write(_ target: UnsafeMutableRawPointer, _ box: UnsafeRawPointer) {
         let value = Unmanaged<ValueBox<Value>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
         // A setter is user code: it gets the target retained, as any caller would hold it.
-        set(Unmanaged<Target>.fromOpaque(target).takeUnretainedValue(), value)
+        Unmanaged<Target>.fromOpaque(target).takeUnretainedValue()[keyPath: typedKeyPath] = value
     }
 }
 

@@ -127,21 +127,9 @@ public final class StateResolver {
     /// - Complexity: O(log *n*) in the bound (target, key path) pairs for the Judy lookups,
     ///   plus O(*r*) in the rules of this pair; the cached resolutions of this pair are
     ///   invalidated, not recomputed.
-    @inlinable
     public func setValue<Target: AnyObject, Value>(
         _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor
-    ) throws(ResolverError) {
-        // The write is formed here, where a literal key path folds into a direct access.
-        try bind(value, for: keyPath, of: target, when: descriptor) { $0[keyPath: keyPath] = $1 }
-    }
-
-    /// ``setValue(_:for:of:when:)`` with the key path's write as a closure, `set`, formed where
-    /// the key path was written (see ``ClosurePropertyWriter``).
-    @usableFromInline
-    package func bind<Target: AnyObject, Value>(
-        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
-        when descriptor: StateDescriptor, set: @escaping (Target, Value) -> Void
     ) throws(ResolverError) {
         checkNotEvaluating("setValue(_:for:of:when:)")
         sweepDeadTargets(2)  // bounded work that keeps dead targets from piling up
@@ -151,7 +139,7 @@ public final class StateResolver {
         let existing = bindings[key]
         if existing == nil {
             let defaultValue = ValueBox(target[keyPath: keyPath])
-            let writer = processStrategy.writer(keyPath, targetClass: type(of: target as AnyObject), box: defaultValue, set: set)
+            let writer = processStrategy.writer(keyPath, targetClass: type(of: target as AnyObject), box: defaultValue)
             bindings[key] = Binding(target: bound, keyPathID: keyPathID, writer: writer, defaultValue: defaultValue)
             bound.keyPathIDs.insert(keyPathID)
         }

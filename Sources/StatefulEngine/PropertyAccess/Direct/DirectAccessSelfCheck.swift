@@ -140,7 +140,7 @@ enum DirectAccessSelfCheck {
             guard expect(.setterThunks, probe.log == twin.log && probe.backing == twin.backing,
                          "log \(probe.log), backing \(probe.backing); key path: \(twin.log), \(twin.backing)") else { return false }
             // The getter: both values of a computed Bool.
-            let read = DirectAccess().reader(\AccessorProbe.isEmpty, rootClass: AccessorProbe.self) { $0.isEmpty }
+            let read = DirectAccess().reader(\AccessorProbe.isEmpty, rootClass: AccessorProbe.self)
             let empty = AccessorProbe()
             guard expect(.getterThunks, read(probe) == probe[keyPath: \AccessorProbe.isEmpty] && read(empty) == empty[keyPath: \AccessorProbe.isEmpty],
                          "read \(read(probe)) and \(read(empty))") else { return false }
