@@ -18,6 +18,9 @@ final class Token: CustomStringConvertible, Sendable {
 /// Three words: copied by the generic path (not a 1, 2, 4 or 8-byte trivial copy).
 struct Triple: Hashable { var a = 0, b = 0, c = 0 }
 
+/// Eight bytes of plain data: copied as one 8-byte word.
+struct Pair32: Equatable { var a: Int32 = 0, b: Int32 = 0 }
+
 /// More than four words, with a reference-counted member.
 struct Large: Hashable {
     var a = 0, b = 0, c = 0, d = 0
@@ -44,9 +47,14 @@ struct BigTag: Tagged {
     var text = "big"
     var tag: String { "big \(a) \(b) \(c) \(d) \(text)" }
 }
-final class ClassTag: Tagged {
+/// A class-bound protocol: its existential is a reference and a witness table.
+protocol TaggedObject: AnyObject, Tagged {}
+
+final class ClassTag: TaggedObject, Sendable {
     let n: Int
     init(_ n: Int) { self.n = n }
+    /// The default of the class-bound existentials: one object for the subject and the twin.
+    static let zero = ClassTag(0)
     var tag: String { "class \(n) at \(ObjectIdentifier(self).hashValue)" }
 }
 enum EnumTag: Tagged {
@@ -89,6 +97,12 @@ final class FinalStorage {
     var payload = Payload.none
     var array: [Int] = []
     var dictionary: [String: Int] = [:]
+    var optionalBool: Bool?
+    var optionalUInt8: UInt8?
+    var pair32 = Pair32()
+    var anyObject: AnyObject = Token.zero
+    var classBound: any TaggedObject = ClassTag.zero
+    var metatype: Any.Type = Int.self
 }
 
 /// The same stored properties in a non-final class: overridable, reached through accessors.
@@ -115,6 +129,12 @@ class OpenStorage {
     var payload = Payload.none
     var array: [Int] = []
     var dictionary: [String: Int] = [:]
+    var optionalBool: Bool?
+    var optionalUInt8: UInt8?
+    var pair32 = Pair32()
+    var anyObject: AnyObject = Token.zero
+    var classBound: any TaggedObject = ClassTag.zero
+    var metatype: Any.Type = Int.self
 }
 
 // MARK: Observers, computed, lazy, wrappers, weak and unowned
@@ -193,7 +213,9 @@ final class WeakHolder {
 
 final class UnownedHolder {
     unowned var ref: Token
-    init(_ ref: Token) { self.ref = ref }
+    /// Not reference-counted: the test keeps every object it may hold alive.
+    unowned(unsafe) var unsafeRef: Token
+    init(_ ref: Token) { (self.ref, unsafeRef) = (ref, ref) }
 }
 
 // MARK: Generic classes

@@ -137,6 +137,14 @@ struct PropertyKindsDifferentialTests {
             kind("dictionary", \.dictionary, \.dictionary) {
                 [["a": 1], [:], ["c": 3, "cc": 33], ["d": 4], ["e": 5], ["f": 6], ["g": 7], ["h": 8]]
             },
+            kind("Optional<Bool> (one byte)", \.optionalBool, \.optionalBool) { [true, nil, false, true, nil, false, true, nil] },
+            kind("Optional<UInt8> (two bytes)", \.optionalUInt8, \.optionalUInt8) { [1, nil, 0, 255, nil, 6, 7, 8] },
+            kind("8-byte struct of two Int32", \.pair32, \.pair32) { (1...8).map { Pair32(a: Int32($0), b: -Int32($0)) } },
+            kind("AnyObject", \.anyObject, \.anyObject, { tokens() + [ClassTag(9)] }, same: { $0 === $1 }),
+            kind("class-bound existential", \.classBound, \.classBound, { (1...8).map(ClassTag.init) }, same: { $0 === $1 }),
+            kind("metatype Any.Type", \.metatype, \.metatype, {
+                [String.self, Double.self, Token.self, Large.self, Int.self, Mode.self, [Int].self, Optional<Int>.self]
+            }, same: { ObjectIdentifier($0) == ObjectIdentifier($1) }),
         ]
     }
 
@@ -183,6 +191,11 @@ struct PropertyKindsDifferentialTests {
             try Differential($0, \UnownedHolder.ref, make: { UnownedHolder(keeper) }, values: tokens(), same: sameObject).run()
             withExtendedLifetime(keeper) {}
         },
+        KindCase("unowned(unsafe) var (objects kept alive by the test)") {
+            let keeper = Token(0), values = tokens()
+            try Differential($0, \UnownedHolder.unsafeRef, make: { UnownedHolder(keeper) }, values: values, same: sameObject).run()
+            withExtendedLifetime((keeper, values)) {}
+        },
     ]
 
     // MARK: Generic classes
@@ -194,6 +207,12 @@ struct PropertyKindsDifferentialTests {
         },
         KindCase("final class Box<Large>.value") {
             try Differential($0, \Box<Large>.value, make: { Box(Large()) }, values: (1...8).map { Large(a: $0, name: "box \($0)") }).run()
+        },
+        KindCase("non-final GenericBase<String>.value") {
+            try Differential($0, \GenericBase<String>.value, make: { GenericBase("initial") }, values: strings).run()
+        },
+        KindCase("\\GenericBase<Int>.value on an IntSubclass") {
+            try Differential($0, \GenericBase<Int>.value, make: { IntSubclass() }, values: Array(1...8)).run()
         },
         KindCase("subclass of GenericBase<Int>: the inherited generic var") {
             try Differential($0, \IntSubclass.value, make: IntSubclass.init, values: Array(1...8)).run()
