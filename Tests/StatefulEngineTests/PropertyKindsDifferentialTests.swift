@@ -78,16 +78,16 @@ struct PropertyKindsDifferentialTests {
     /// (reached through accessors).
     static func storedValues(final: Bool) -> [KindCase] {
         let prefix = final ? "final class" : "non-final class"
-        func kind<Value: Equatable>(_ label: String, _ finalPath: ReferenceWritableKeyPath<FinalStorage, Value>,
-                                    _ openPath: ReferenceWritableKeyPath<OpenStorage, Value>,
-                                    _ values: @escaping @Sendable () -> [Value]) -> KindCase {
+        func kind<Value: Equatable & SendableMetatype>(_ label: String, _ finalPath: ReferenceWritableKeyPath<FinalStorage, Value>,
+                                                       _ openPath: ReferenceWritableKeyPath<OpenStorage, Value>,
+                                                       _ values: @escaping @Sendable () -> [Value]) -> KindCase {
             kind(label, finalPath, openPath, values, same: ==)
         }
         func kind<Value>(_ label: String, _ finalPath: ReferenceWritableKeyPath<FinalStorage, Value>,
                          _ openPath: ReferenceWritableKeyPath<OpenStorage, Value>,
                          _ values: @escaping @Sendable () -> [Value],
                          same: @escaping @Sendable (Value, Value) -> Bool) -> KindCase {
-            // Key paths are not Sendable: the case rebuilds them from the literals' sources.
+            // A key path is immutable, but its class is not Sendable: captured unchecked.
             nonisolated(unsafe) let (finalPath, openPath) = (finalPath, openPath)
             return KindCase("\(prefix): \(label)") { name in
                 if final {
