@@ -53,9 +53,11 @@ let package = Package(
             name: "CStateResolverTests",
             dependencies: ["CStateResolver", "CJudyFaultInjection", "SeededRandom", "StatefulEngine"]
         ),
+        // Test support: classes of another module for the property-kinds differential test.
+        .target(name: "PropertyKindsSupport", path: "Tests/PropertyKindsSupport"),
         .testTarget(
             name: "StatefulEngineTests",
-            dependencies: ["StatefulEngine", "CJudyFaultInjection"]
+            dependencies: ["StatefulEngine", "CJudyFaultInjection", "PropertyKindsSupport"]
         ),
         .testTarget(
             name: "StatefulControlsTests",
