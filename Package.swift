@@ -6,6 +6,10 @@ import PackageDescription
 // their own dependencies.
 let package = Package(
     name: "StatefulControls",
+    // Linux is where it is built and tested, on x86_64 (README, "Where it runs"). macOS 14 (for
+    // Observation) is declared and takes the portable property access; this project's machines
+    // cannot build for it, so it is not tested here.
+    platforms: [.macOS(.v14)],
     products: [
         // The controls: Control, View, events, tracking, notifications, declarative states and
         // the components. Re-exports StatefulEngine: `import StatefulControls` is the one import.
@@ -17,11 +21,12 @@ let package = Package(
         .library(name: "_StatefulControlsBenchmarkSupport", targets: ["CStateResolver", "SeededRandom"]),
     ],
     targets: [
-        // Judy arrays, from the system (Debian: libjudy-dev, which ships no pkg-config file).
+        // Judy arrays, from the system (Debian: libjudy-dev, which ships no pkg-config file;
+        // Homebrew: judy).
         .systemLibrary(
             name: "CJudy",
             path: "CSources/CJudy",
-            providers: [.apt(["libjudy-dev"])]
+            providers: [.apt(["libjudy-dev"]), .brew(["judy"])]
         ),
         // The resolver's hot path in C over Judy arrays.
         .target(
@@ -32,7 +37,9 @@ let package = Package(
             // `link "Judy"`), so it links the library itself.
             linkerSettings: [.linkedLibrary("Judy")]
         ),
-        // Declarations of Swift runtime functions the standard library does not surface.
+        // The direct property access's C part: Swift runtime functions the standard library does
+        // not surface, and a call Swift cannot spell. Empty where the direct access is not
+        // compiled (its header's gate).
         .target(name: "CSwiftRuntime", path: "CSources/CSwiftRuntime"),
         .target(
             name: "StatefulEngine",
