@@ -1,5 +1,6 @@
 /*
- * A plain reference implementation of the resolver's semantics (DESIGN.md §3), for the
+ * A plain reference implementation of the resolver's semantics (the "State resolution" article,
+ * Sources/StatefulControls/StatefulControls.docc/StateResolution.md), for the
  * C-level checks: the leak driver and the fuzz target. Rules are kept per binding in set
  * order; resolving filters them and takes the maximum by (priority, recency).
  */

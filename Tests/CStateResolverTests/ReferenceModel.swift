@@ -2,8 +2,9 @@ import SeededRandom
 import CStateResolver
 import StatefulEngine
 
-/// The resolution semantics of DESIGN.md §3, written the obvious way (filter, then max by
-/// priority and recency) to check the C table against.
+/// The resolution semantics of the "State resolution" article
+/// (Sources/StatefulControls/StatefulControls.docc/StateResolution.md), written the obvious way
+/// (filter, then max by priority and recency) to check the C table against.
 struct ReferenceModel {
     struct Rule {
         var mode: csr_mode, mask: UInt64, priority: Int32, predicateID: UInt64

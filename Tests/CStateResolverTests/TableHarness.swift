@@ -82,7 +82,7 @@ struct Change: Equatable, CustomStringConvertible {
     var description: String { "(\(target),\(keyPath)): \(old.map(String.init) ?? "-") -> \(new.map(String.init) ?? "-")" }
 }
 
-/// Default priorities of DESIGN.md §3.
+/// Default priorities (Sources/StatefulControls/StatefulControls.docc/StateResolution.md).
 func defaultPriority(_ mode: csr_mode) -> Int32 {
     switch mode {
     case CSR_EXACTLY: 1000
