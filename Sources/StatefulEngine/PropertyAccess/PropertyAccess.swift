@@ -66,36 +66,42 @@ protocol PropertyAccessStrategy: Sendable {
     func reader<Root: AnyObject>(_ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass) -> (AnyObject) -> Bool
 }
 
-/// The strategy every resolver of this process uses (see ``PropertyAccess/current``).
-let processStrategy: any PropertyAccessStrategy = PropertyAccess.selectStrategy(
-    portableVariable: getenv(PropertyAccess.portableEnvironmentVariable).map { String(cString: $0) },
-    report: StateResolver.report
-)
+/// The strategy every resolver of this process uses (see ``PropertyAccess/current``). Why it is
+/// not the direct one, when something went wrong, is reported the first time it is asked for,
+/// after the choice is made (a diagnostic handler may then use a resolver itself).
+var processStrategy: any PropertyAccessStrategy {
+    let (strategy, diagnostic) = processSelection
+    if let diagnostic, pendingSelectionReport.withLock({ pending in defer { pending = false }; return pending }) {
+        StateResolver.report(diagnostic)
+    }
+    return strategy
+}
+
+private let processSelection = PropertyAccess.selectStrategy(
+    portableVariable: getenv(PropertyAccess.portableEnvironmentVariable).map { String(cString: $0) })
+private let pendingSelectionReport = Locked(true)
 
 extension PropertyAccess {
     /// The strategy for a process whose environment sets `STATEFULCONTROLS_PORTABLE` to
     /// `portableVariable`: the direct one if it is compiled, not turned off, and passes its
-    /// self-check; `report` hears why not, once, when something went wrong.
-    static func selectStrategy(portableVariable: String?,
-                               report: (ResolverDiagnostic) -> Void) -> any PropertyAccessStrategy {
+    /// self-check; with why not, when something went wrong.
+    static func selectStrategy(portableVariable: String?) -> (any PropertyAccessStrategy, ResolverDiagnostic?) {
         switch portableVariable {
         case nil, "", "0": break
-        case "1": return PortableAccess()
+        case "1": return (PortableAccess(), nil)
         case let value?:
-            report(ResolverDiagnostic("\(portableEnvironmentVariable)=\(value) is neither 0 nor 1: this process uses the portable property access"))
-            return PortableAccess()
+            return (PortableAccess(), ResolverDiagnostic("\(portableEnvironmentVariable)=\(value) is neither 0 nor 1: this process uses the portable property access"))
         }
         // The gate: where the runtime layouts the direct path reads were verified. The same
         // condition opens every file of PropertyAccess/Direct (and CSwiftRuntime's, in C).
         #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
         let failures = DirectAccessSelfCheck.failures(injecting: DirectAccessSelfCheck.injectedFault)
         guard failures.isEmpty else {
-            report(ResolverDiagnostic("the direct property access failed its start-up self-check (\(failures.joined(separator: "; "))): this process uses the portable property access"))
-            return PortableAccess()
+            return (PortableAccess(), ResolverDiagnostic("the direct property access failed its start-up self-check (\(failures.joined(separator: "; "))): this process uses the portable property access"))
         }
-        return DirectAccess()
+        return (DirectAccess(), nil)
         #else
-        return PortableAccess()
+        return (PortableAccess(), nil)
         #endif
     }
 }

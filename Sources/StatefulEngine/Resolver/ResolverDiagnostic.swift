@@ -22,8 +22,9 @@ public struct ResolverDiagnostic: Hashable, Sendable, CustomStringConvertible {
 
 extension StateResolver {
     /// Receives every ``ResolverDiagnostic``, on the thread that met it. By default writes it
-    /// to standard error. Set it before the first resolver is created to hear about the
-    /// property access the process chose.
+    /// to standard error. Set it before the process binds its first value to hear about the
+    /// property access it chose (see ``PropertyAccess/current``); the handler may use
+    /// resolvers itself.
     public static var diagnosticHandler: @Sendable (ResolverDiagnostic) -> Void {
         get { diagnosticHandlerStorage.withLock { $0 } }
         set { diagnosticHandlerStorage.withLock { $0 = newValue } }
