@@ -1,6 +1,7 @@
 /*
  * Unit checks of the C resolver's internals (make c-checks, under ASan and UBSan): it includes
- * CStateResolver.c to reach the static helpers. Covers
+ * CStateResolver.c, the resolver's one translation unit (which includes its other .c files), to
+ * reach the static helpers. Covers
  *   - every size computation with capacities near 2^32 and sizes near SIZE_MAX: each fails with
  *     CSR_ERR_NOMEM (no wrapped, small allocation, no copy past an array);
  *   - the wrap of the binding version clock;
