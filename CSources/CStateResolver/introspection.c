@@ -6,6 +6,18 @@
  */
 #include "resolver_internal.h"
 
+/* The record of `r` in both reports: a csr_candidate's and a csr_lint_rule's `rule`. */
+static csr_rule rule_record(const csr_table *t, const rule *r) {
+    return (csr_rule){
+        .mask = r->mask,
+        .predicate_id = r->mode == CSR_CUSTOM ? t->preds[r->predicate].id : 0,
+        .sequence = r->sequence,
+        .mode = (csr_mode)r->mode,
+        .priority = r->priority,
+        .value = r->value,
+    };
+}
+
 csr_status csr_explain(csr_table *t, uint32_t target, uint32_t key_path, uint64_t state,
                        csr_candidate *candidates, size_t capacity, size_t *count) {
     if (t == NULL || count == NULL || (candidates == NULL && capacity > 0))
@@ -18,15 +30,8 @@ csr_status csr_explain(csr_table *t, uint32_t target, uint32_t key_path, uint64_
     enter(t);
     for (size_t i = 0; i < *count && i < capacity; i++) {
         const rule *r = &b->rules[i];
-        candidates[i] = (csr_candidate){
-            .mode = (csr_mode)r->mode,
-            .mask = r->mask,
-            .priority = r->priority,
-            .predicate_id = r->mode == CSR_CUSTOM ? t->preds[r->predicate].id : 0,
-            .sequence = r->sequence,
-            .value = r->value,
-            .matched = rule_matches(t, r, state),
-        };
+        candidates[i] =
+            (csr_candidate){.rule = rule_record(t, r), .matched = rule_matches(t, r, state)};
     }
     leave(t);
     return CSR_OK;
@@ -53,31 +58,30 @@ static size_t lint_bytes(size_t bindings, size_t rules, size_t words) {
     return bytes;
 }
 
-/* The bits of the `count` (at most 64) states that `r` matches. */
-static uint64_t lint_match(const csr_table *t, const rule *r, const uint64_t *states, size_t count) {
-    uint64_t m = r->mask, bits = 0;
-    switch ((csr_mode)r->mode) {
-    case CSR_EXACTLY:
-        for (size_t i = 0; i < count; i++) bits |= (uint64_t)(states[i] == m) << i;
-        break;
-    case CSR_CONTAINING:
-        for (size_t i = 0; i < count; i++) bits |= (uint64_t)((states[i] & m) == m) << i;
-        break;
-    case CSR_NOT_CONTAINING:
-        for (size_t i = 0; i < count; i++) bits |= (uint64_t)((states[i] & m) != m) << i;
-        break;
-    case CSR_CONTAINING_ANY:
-        for (size_t i = 0; i < count; i++) bits |= (uint64_t)((states[i] & m) != 0) << i;
-        break;
-    case CSR_CONTAINING_NONE:
-        for (size_t i = 0; i < count; i++) bits |= (uint64_t)((states[i] & m) == 0) << i;
-        break;
-    default: { /* CSR_CUSTOM */
-        const predicate *p = &t->preds[r->predicate];
-        for (size_t i = 0; i < count; i++) bits |= (uint64_t)p->fn(states[i], p->context) << i;
-    }
-    }
+/* The bits of the `count` (at most 64) states that a rule of `mode` matches: mode_matches per
+ * state. Always inlined with a constant `mode` (lint_match), so that each mode's loop is
+ * branch-free, as if written out by hand. */
+static inline __attribute__((always_inline)) uint64_t match_word(const csr_table *t, const rule *r,
+                                                                 csr_mode mode,
+                                                                 const uint64_t *states,
+                                                                 size_t count) {
+    uint64_t bits = 0;
+    for (size_t i = 0; i < count; i++)
+        bits |= (uint64_t)mode_matches(t, mode, r->mask, r->predicate, states[i]) << i;
     return bits;
+}
+
+/* The bits of the `count` (at most 64) states that `r` matches, its mode switched on once: the
+ * cases only pick the loop, mode_matches (resolver_internal.h) says what each mode means. */
+static uint64_t lint_match(const csr_table *t, const rule *r, const uint64_t *states, size_t count) {
+    switch ((csr_mode)r->mode) {
+    case CSR_EXACTLY: return match_word(t, r, CSR_EXACTLY, states, count);
+    case CSR_CONTAINING: return match_word(t, r, CSR_CONTAINING, states, count);
+    case CSR_NOT_CONTAINING: return match_word(t, r, CSR_NOT_CONTAINING, states, count);
+    case CSR_CONTAINING_ANY: return match_word(t, r, CSR_CONTAINING_ANY, states, count);
+    case CSR_CONTAINING_NONE: return match_word(t, r, CSR_CONTAINING_NONE, states, count);
+    default: return match_word(t, r, CSR_CUSTOM, states, count);
+    }
 }
 
 /* Lints the rules of `b` into `rules`, their matched words into `bits` (words per rule). */
@@ -92,16 +96,8 @@ static void lint_binding(const csr_table *t, const binding *b, csr_lint_rule *ru
             matched[w] = lint_match(t, r, states + w * 64, count);
             matches += (size_t)__builtin_popcountll(matched[w]);
         }
-        rules[i] = (csr_lint_rule){
-            .mode = (csr_mode)r->mode,
-            .mask = r->mask,
-            .priority = r->priority,
-            .predicate_id = r->mode == CSR_CUSTOM ? t->preds[r->predicate].id : 0,
-            .sequence = r->sequence,
-            .value = r->value,
-            .matches = matches,
-            .matched = matched,
-        };
+        rules[i] =
+            (csr_lint_rule){.rule = rule_record(t, r), .matches = matches, .matched = matched};
     }
     for (size_t w = 0; w < words; w++) {
         uint64_t taken = 0; /* states won by an earlier rule */
