@@ -6,6 +6,8 @@
  */
 #include "resolver_internal.h"
 
+/* ---- the index: open addressing, linear probing, backward-shift deletion ------------- */
+
 static uint64_t mix(uint64_t x) {
     x = (x ^ (x >> 33)) * 0xFF51AFD7ED558CCDull;
     x = (x ^ (x >> 33)) * 0xC4CEB9FE1A85EC53ull;
@@ -48,6 +50,8 @@ static void index_remove(csr_table *t, const item *it) {
     t->index[i] = NULL;
 }
 
+/* ---- the CLOCK ring ------------------------------------------------------------------ */
+
 /* New items go just behind the hand: the last it will reach. */
 static void ring_link(csr_table *t, item *it) {
     if (t->hand == NULL) {
@@ -66,6 +70,8 @@ static void ring_unlink(csr_table *t, item *it) {
     it->prev->next = it->next;
     it->next->prev = it->prev;
 }
+
+/* ---- items within the budget --------------------------------------------------------- */
 
 /* Frees an item and forgets it everywhere: index, ring, `recent` or `recent_diffs`. */
 CSR_PRIVATE void free_item(csr_table *t, item *it) {
@@ -161,6 +167,8 @@ CSR_PRIVATE void release_caches(csr_table *t) {
     t->index = NULL;
     t->index_capacity = 0;
 }
+
+/* ---- the caches as a whole ----------------------------------------------------------- */
 
 /* Every diff list becomes stale. O(1). */
 CSR_PRIVATE void stale_diffs(csr_table *t) {

@@ -37,7 +37,7 @@ csr_status csr_explain(csr_table *t, uint32_t target, uint32_t key_path, uint64_
     return CSR_OK;
 }
 
-/* ---- lint ------------------------------------------------------------------------------ */
+/* ---- lint ---------------------------------------------------------------------------- */
 
 /* The report is one allocation: the header, the bindings in key order, their rules in
  * resolution order, then each rule's `matched` words. One walk of the index fills it: each rule

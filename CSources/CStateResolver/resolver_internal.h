@@ -111,6 +111,8 @@
  * (CStateResolver.c), so nothing but the csr_ API leaves the object file. */
 #define CSR_PRIVATE static
 
+/* ---- rules and bindings -------------------------------------------------------------- */
+
 typedef struct rule {
     uint64_t mask;
     uint64_t sequence;
@@ -135,7 +137,7 @@ typedef struct predicate {
     uint32_t next_free;
 } predicate;
 
-/* ---- cache items ----------------------------------------------------------------------- */
+/* ---- cache items --------------------------------------------------------------------- */
 
 enum { ITEM_STATE = 0, ITEM_DIFF = 1 };
 
@@ -176,6 +178,8 @@ typedef struct diff_list {
     size_t count;
     csr_change changes[];
 } diff_list;
+
+/* ---- the table ----------------------------------------------------------------------- */
 
 #define RECENT_STATES 64
 
@@ -222,7 +226,7 @@ struct csr_table {
 };
 
 #define NO_PREDICATE UINT32_MAX
-/* ---- memory (memory.c) ----------------------------------------------------------------- */
+/* ---- memory (memory.c) --------------------------------------------------------------- */
 
 /* Larger requests are refused without asking JudyMalloc (its word count would overflow). */
 #define MAX_ALLOCATION (SIZE_MAX / 4)
@@ -264,7 +268,7 @@ static inline void leave(csr_table *t) {
     t->pinned[0] = t->pinned[1] = NULL;
 }
 
-/* ---- matching: the one definition of the match modes ----------------------------------- */
+/* ---- matching: the one definition of the match modes --------------------------------- */
 
 /* Whether state `s` matches a rule of `mode` over `mask` (for CSR_CUSTOM, the predicate at
  * index `pred` of t->preds decides). Resolving, explaining and linting all match through here:
@@ -279,18 +283,17 @@ static inline __attribute__((always_inline)) bool mode_matches(const csr_table *
     case CSR_NOT_CONTAINING: return (s & mask) != mask;
     case CSR_CONTAINING_ANY: return (s & mask) != 0;
     case CSR_CONTAINING_NONE: return (s & mask) == 0;
-    default: { /* CSR_CUSTOM: csr_set admits no other mode */
-        const predicate *p = &t->preds[pred];
-        return p->fn(s, p->context);
+    default: break; /* CSR_CUSTOM: csr_set admits no other mode */
     }
-    }
+    const predicate *p = &t->preds[pred];
+    return p->fn(s, p->context);
 }
 
 static inline bool rule_matches(const csr_table *t, const rule *r, uint64_t s) {
     return mode_matches(t, (csr_mode)r->mode, r->mask, r->predicate, s);
 }
 
-/* ---- bindings (rules.c) ---------------------------------------------------------------- */
+/* ---- bindings (rules.c) -------------------------------------------------------------- */
 
 static inline Word_t binding_key(uint32_t target, uint32_t key_path) {
     return ((Word_t)target << 32) | key_path;
@@ -310,7 +313,7 @@ CSR_PRIVATE binding *next_binding(const csr_table *t, Word_t *key, bool first,
                                   csr_status *status);
 CSR_PRIVATE void remove_all(csr_table *t);
 
-/* ---- the item index, the CLOCK ring and the budget (cache_index.c) -------------------- */
+/* ---- the item index, the CLOCK ring and the budget (cache_index.c) ------------------- */
 
 CSR_PRIVATE item **index_find(const csr_table *t, uint8_t kind, uint64_t key, uint64_t to);
 CSR_PRIVATE void free_item(csr_table *t, item *it);
@@ -328,7 +331,7 @@ static inline void free_scratch(csr_table *t) {
 }
 CSR_PRIVATE void stale_diffs(csr_table *t);
 
-/* ---- state caches (state_cache.c) ------------------------------------------------------ */
+/* ---- state caches (state_cache.c) ---------------------------------------------------- */
 
 /* The set of `state` in `recent`: RECENT_STATES / 2 sets of two ways. */
 static inline unsigned recent_slot(uint64_t state) {

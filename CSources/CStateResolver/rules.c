@@ -6,6 +6,8 @@
  */
 #include "resolver_internal.h"
 
+/* ---- bindings in key order ----------------------------------------------------------- */
+
 /* The first live binding at or after `*key` (`first`) or after it; NULL at the end, with
  * CSR_ERR_JUDY in `*status` if Judy failed. */
 CSR_PRIVATE binding *next_binding(const csr_table *t, Word_t *key, bool first,
@@ -16,6 +18,8 @@ CSR_PRIVATE binding *next_binding(const csr_table *t, Word_t *key, bool first,
     if (p == PPJERR) *status = CSR_ERR_JUDY;
     return p == NULL || p == PPJERR ? NULL : (binding *)*p;
 }
+
+/* ---- versions: invalidation in O(1) -------------------------------------------------- */
 
 /* A version no cache entry holds. When the clock wraps, every live binding is renumbered to 1
  * and every page made stale, so that no entry from before the wrap can match. */
@@ -34,6 +38,8 @@ static void invalidate(csr_table *t, binding *b) {
     b->version = next_version(t);
     stale_diffs(t);
 }
+
+/* ---- rules, predicates, slots and bindings ------------------------------------------- */
 
 static bool valid_descriptor(const csr_descriptor *d) {
     if (d == NULL || (unsigned)d->mode > CSR_CUSTOM) return false;
@@ -228,6 +234,8 @@ static csr_status reserve_rule(csr_table *t, const binding *b, rule **rules, uin
     *rules = allocate(array_bytes(0, *capacity, sizeof(rule)), &t->rule_words);
     return *rules == NULL ? CSR_ERR_NOMEM : CSR_OK;
 }
+
+/* ---- the mutations ------------------------------------------------------------------- */
 
 static csr_status set_rule(csr_table *t, uint32_t target, uint32_t key_path,
                            const csr_descriptor *d, csr_value value) {
