@@ -26,10 +26,15 @@ SCREENSHOT ?= $(WEB)/.build/screenshot.png
 PORTABLE_ONLY := -Xswiftc -DSTATEFULCONTROLS_PORTABLE_ONLY -Xcc -DSTATEFULCONTROLS_PORTABLE_ONLY
 DIRECT_ACCESS_SYMBOLS := swift_isDeallocating|_swift_getSwiftClassInstanceExtents|swiftrt_call_key_path_getter|KeyPathComponent|DirectPropertyWriter
 
-# The C checks: the resolver built outside SwiftPM with a reference model beside it.
+# The C checks: the resolver built outside SwiftPM with a reference model beside it. The resolver
+# is one translation unit, CStateResolver.c, which includes its other .c files (one concern each;
+# see resolver_internal.h): the checks compile that unit, as SwiftPM does, and coverage reports
+# on the files it includes.
 CHECKS := .build/checks
-RESOLVER_C := CSources/CStateResolver/CStateResolver.c Tests/CResolverChecks/reference.c
-RESOLVER_SOURCES := CSources/CStateResolver/CStateResolver.c
+RESOLVER_DIR := CSources/CStateResolver
+RESOLVER_UNIT := $(RESOLVER_DIR)/CStateResolver.c
+RESOLVER_SOURCES := $(filter-out $(RESOLVER_UNIT),$(sort $(wildcard $(RESOLVER_DIR)/*.c))) $(RESOLVER_DIR)/resolver_internal.h
+RESOLVER_C := $(RESOLVER_UNIT) Tests/CResolverChecks/reference.c
 CHECK_FLAGS := -std=c11 -I CSources/CStateResolver/include -I Tests/CResolverChecks
 C_UNIT := Tests/CResolverChecks/unit_resolver.c
 C_FAULT := $(RESOLVER_C) Tests/CResolverChecks/fault_driver.c Tests/CJudyFaultInjection/CJudyFaultInjection.c

@@ -33,6 +33,9 @@ let package = Package(
             name: "CStateResolver",
             dependencies: ["CJudy"],
             path: "CSources/CStateResolver",
+            // One translation unit: CStateResolver.c includes the resolver's other .c files (see
+            // the comment at its top for why), so SwiftPM compiles it alone.
+            sources: ["CStateResolver.c"],
             // The C target includes CJudy.h itself (no Swift import autolinks the module map's
             // `link "Judy"`), so it links the library itself.
             linkerSettings: [.linkedLibrary("Judy")]

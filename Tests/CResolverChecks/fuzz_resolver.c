@@ -138,10 +138,7 @@ static void check_explain(uint32_t t, uint32_t k, uint64_t state, size_t capacit
     size_t expected = ref_explain(&model, t, k, state, want, capacity);
     if (count != expected) fail("csr_explain counts other rules than the reference");
     for (size_t i = 0; i < count && i < capacity; i++)
-        if (got[i].mode != want[i].mode || got[i].mask != want[i].mask ||
-            got[i].priority != want[i].priority || got[i].predicate_id != want[i].predicate_id ||
-            got[i].sequence != want[i].sequence || got[i].value != want[i].value ||
-            got[i].matched != want[i].matched)
+        if (!ref_same_rule(&got[i].rule, &want[i].rule) || got[i].matched != want[i].matched)
             fail("csr_explain disagrees with the reference");
 }
 

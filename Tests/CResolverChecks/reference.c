@@ -115,16 +115,23 @@ size_t ref_explain(const ref_model *m, uint32_t t, uint32_t k, uint64_t state,
     for (int i = 0; i < n && (size_t)i < capacity; i++) {
         const ref_rule *r = order[i];
         out[i] = (csr_candidate){
-            .mode = r->descriptor.mode,
-            .mask = r->descriptor.mask,
-            .priority = r->descriptor.priority,
-            .predicate_id = r->descriptor.mode == CSR_CUSTOM ? r->descriptor.predicate_id : 0,
-            .sequence = r->sequence,
-            .value = r->value,
+            .rule = {
+                .mask = r->descriptor.mask,
+                .predicate_id = r->descriptor.mode == CSR_CUSTOM ? r->descriptor.predicate_id : 0,
+                .sequence = r->sequence,
+                .mode = r->descriptor.mode,
+                .priority = r->descriptor.priority,
+                .value = r->value,
+            },
             .matched = matches(&r->descriptor, state),
         };
     }
     return (size_t)n;
+}
+
+bool ref_same_rule(const csr_rule *a, const csr_rule *b) {
+    return a->mode == b->mode && a->mask == b->mask && a->priority == b->priority &&
+           a->predicate_id == b->predicate_id && a->sequence == b->sequence && a->value == b->value;
 }
 
 size_t ref_rule_count(const ref_model *m) {
@@ -179,14 +186,12 @@ const char *ref_check_lint(const csr_lint_report *report, const ref_model *m, co
             if (b->rule_count != count) return "csr_lint counts other rules than the reference";
             for (size_t i = 0; i < count; i++) {
                 const csr_lint_rule *r = &b->rules[i];
-                if (r->mode != order[i].mode || r->mask != order[i].mask || r->priority != order[i].priority ||
-                    r->predicate_id != order[i].predicate_id || r->sequence != order[i].sequence ||
-                    r->value != order[i].value)
+                if (!ref_same_rule(&r->rule, &order[i].rule))
                     return "csr_lint lists other rules than the reference (or out of order)";
                 size_t matched_states = 0, wins = 0;
                 for (size_t s = 0; s < state_count; s++) {
-                    csr_descriptor d = ref_descriptor(order[i].mode, order[i].mask, order[i].priority,
-                                                      order[i].predicate_id);
+                    csr_descriptor d = ref_descriptor(order[i].rule.mode, order[i].rule.mask,
+                                                      order[i].rule.priority, order[i].rule.predicate_id);
                     bool matched = matches(&d, states[s]);
                     bool bit = (r->matched[s / 64] >> (s % 64)) & 1;
                     if (bit != matched) return "csr_lint: a rule's matched bit disagrees with the reference";
@@ -194,8 +199,8 @@ const char *ref_check_lint(const csr_lint_report *report, const ref_model *m, co
                     matched_states++;
                     bool first = true;
                     for (size_t j = 0; j < i && first; j++) {
-                        csr_descriptor e = ref_descriptor(order[j].mode, order[j].mask, order[j].priority,
-                                                          order[j].predicate_id);
+                        csr_descriptor e = ref_descriptor(order[j].rule.mode, order[j].rule.mask,
+                                                          order[j].rule.priority, order[j].rule.predicate_id);
                         first = !matches(&e, states[s]);
                     }
                     wins += first;

@@ -50,6 +50,8 @@ void ref_reset(ref_model *m);
 /// The winning value, or CSR_NO_VALUE.
 csr_value ref_resolve(const ref_model *m, uint32_t t, uint32_t k, uint64_t state);
 size_t ref_rule_count(const ref_model *m);
+/// Whether two reported rules are the same record, field by field.
+bool ref_same_rule(const csr_rule *a, const csr_rule *b);
 /// The rules of (t, k) in resolution order, as csr_explain lists them: writes at most
 /// `capacity`, returns the number of rules.
 size_t ref_explain(const ref_model *m, uint32_t t, uint32_t k, uint64_t state,

@@ -1,6 +1,7 @@
 /*
  * Unit checks of the C resolver's internals (make c-checks, under ASan and UBSan): it includes
- * CStateResolver.c to reach the static helpers. Covers
+ * CStateResolver.c, the resolver's one translation unit (which includes its other .c files), to
+ * reach the static helpers. Covers
  *   - every size computation with capacities near 2^32 and sizes near SIZE_MAX: each fails with
  *     CSR_ERR_NOMEM (no wrapped, small allocation, no copy past an array);
  *   - the wrap of the binding version clock;
@@ -287,12 +288,12 @@ static void test_lint(void) {
 
     /* Sizes that overflow a size_t come back as SIZE_MAX, which allocate refuses. */
     CHECK(lint_bytes(SIZE_MAX / 8, 0, 0) == SIZE_MAX);
-    CHECK(lint_bytes(1, SIZE_MAX / 64, 0) == SIZE_MAX);
+    CHECK(lint_bytes(1, SIZE_MAX / 32, 0) == SIZE_MAX); /* the rules alone overflow */
     CHECK(lint_bytes(1, 2, SIZE_MAX / 4) == SIZE_MAX);
     CHECK(lint_bytes(1, 3, SIZE_MAX / 16) == SIZE_MAX);
     CHECK(lint_bytes(1, 2, SIZE_MAX / 16) == SIZE_MAX); /* the bits fit, the whole does not */
-    CHECK(lint_bytes(1, SIZE_MAX / 80, 1) == SIZE_MAX);
-    CHECK(lint_bytes(2, 3, 1) == sizeof(csr_lint_report) + 2 * 24 + 3 * 72 + 3 * 8);
+    CHECK(lint_bytes(1, SIZE_MAX / 72, 1) == SIZE_MAX); /* rules and bits fit apart, not together */
+    CHECK(lint_bytes(2, 3, 1) == sizeof(csr_lint_report) + 2 * 24 + 3 * 64 + 3 * 8);
 
     /* An empty table: a report without bindings. */
     CHECK(csr_lint(linted, NULL, 0, &report) == CSR_OK && report->binding_count == 0 && report->words_per_rule == 0);
@@ -316,13 +317,13 @@ static void test_lint(void) {
     const csr_lint_binding *b = &report->bindings[0];
     CHECK(b->target == 1 && b->key_path == 1 && b->rule_count == 4);
     /* Resolution order: any(0) @2000, containing(3) @900, containing(1) @500, containing(2) @500. */
-    CHECK(b->rules[0].mode == CSR_CONTAINING_ANY && b->rules[0].matches == 0 && b->rules[0].wins == 0);
+    CHECK(b->rules[0].rule.mode == CSR_CONTAINING_ANY && b->rules[0].matches == 0 && b->rules[0].wins == 0);
     CHECK(b->rules[0].matched[0] == 0);
-    CHECK(b->rules[1].value == 12 && b->rules[1].matches == 1 && b->rules[1].wins == 1 && b->rules[1].matched[0] == 4);
-    CHECK(b->rules[2].value == 11 && b->rules[2].matches == 2 && b->rules[2].wins == 1 && b->rules[2].matched[0] == 6);
-    CHECK(b->rules[3].value == 10 && b->rules[3].matches == 1 && b->rules[3].wins == 0 && b->rules[3].matched[0] == 4);
+    CHECK(b->rules[1].rule.value == 12 && b->rules[1].matches == 1 && b->rules[1].wins == 1 && b->rules[1].matched[0] == 4);
+    CHECK(b->rules[2].rule.value == 11 && b->rules[2].matches == 2 && b->rules[2].wins == 1 && b->rules[2].matched[0] == 6);
+    CHECK(b->rules[3].rule.value == 10 && b->rules[3].matches == 1 && b->rules[3].wins == 0 && b->rules[3].matched[0] == 4);
     b = &report->bindings[1];
-    CHECK(b->target == 2 && b->key_path == 0 && b->rule_count == 1 && b->rules[0].predicate_id == 42);
+    CHECK(b->target == 2 && b->key_path == 0 && b->rule_count == 1 && b->rules[0].rule.predicate_id == 42);
     CHECK(b->rules[0].matches == 2 && b->rules[0].wins == 2 && b->rules[0].matched[0] == 6);
     csr_lint_free(report);
 

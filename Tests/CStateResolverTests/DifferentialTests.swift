@@ -61,7 +61,7 @@ struct DifferentialTests {
                 let s = Self.states.randomElement(using: &rng)!
                 let candidates = table.explain(t, k, s)
                 let ordered = model.ordered(t, k)
-                try #require(candidates.map(\.value) == ordered.map(\.value), "step \(step): explain order")
+                try #require(candidates.map(\.rule.value) == ordered.map(\.value), "step \(step): explain order")
                 try #require(candidates.map(\.matched) == ordered.map { ReferenceModel.matches($0, s) })
             }
         }

@@ -54,7 +54,7 @@ struct ResolverSemanticsTests {
         table.set(1, 1, custom(2), 5) // state > 4
         #expect(table.resolve(1, 1, 4) == nil)
         #expect(table.resolve(1, 1, 5) == 5)
-        #expect(table.explain(1, 1, 5).first?.predicate_id == 2)
+        #expect(table.explain(1, 1, 5).first?.rule.predicate_id == 2)
     }
 
     @Test func highestPriorityWinsWhateverTheOrder() {
@@ -84,8 +84,8 @@ struct ResolverSemanticsTests {
         #expect(table.resolve(1, 1, selected) == 3)
         #expect(table.log.values == [1])
         let candidates = table.explain(1, 1, selected)
-        #expect(candidates.map(\.value) == [3, 2])
-        #expect(candidates[0].sequence > candidates[1].sequence)
+        #expect(candidates.map(\.rule.value) == [3, 2])
+        #expect(candidates[0].rule.sequence > candidates[1].rule.sequence)
     }
 
     @Test func identityIsModeMaskPriorityAndPredicate() {
@@ -156,16 +156,16 @@ struct ResolverSemanticsTests {
         table.set(1, 1, rule(CSR_CONTAINING, selected), 3)            // 999
         table.set(1, 1, rule(CSR_CONTAINING_ANY, focused), 4)         // 500, seq 4
         let candidates = table.explain(1, 1, selected | focused)
-        #expect(candidates.map(\.value) == [2, 3, 4, 1])
+        #expect(candidates.map(\.rule.value) == [2, 3, 4, 1])
         #expect(candidates.map(\.matched) == [false, true, true, true])
-        #expect(candidates.map(\.priority) == [1000, 999, 500, 500])
+        #expect(candidates.map(\.rule.priority) == [1000, 999, 500, 500])
         #expect(table.resolve(1, 1, selected | focused) == 3)
         #expect(table.explain(7, 7, 0).isEmpty)
         // A buffer smaller than the list: filled as far as it goes, count tells the total.
         var one = [csr_candidate()]
         var count = 0
         #expect(csr_explain(table.pointer, 1, 1, 0, &one, 1, &count) == CSR_OK)
-        #expect(count == 4 && one[0].value == 2)
+        #expect(count == 4 && one[0].rule.value == 2)
     }
 
     @Test func diffListsOnlyChangedPairsInKeyOrder() throws {

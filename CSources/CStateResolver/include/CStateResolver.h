@@ -98,15 +98,22 @@ typedef struct csr_descriptor {
     uint64_t predicate_id;
 } csr_descriptor;
 
-/// One rule of a pair, as listed by `csr_explain`, in resolution order.
-typedef struct csr_candidate {
-    csr_mode mode;
+/// A rule as the table reports it: the record csr_explain and csr_lint both embed. The fields
+/// run largest first, so that the record takes 40 bytes.
+typedef struct csr_rule {
     uint64_t mask;
-    int32_t priority;
+    /// The custom predicate's id (`csr_descriptor.predicate_id`); 0 unless mode is CSR_CUSTOM.
     uint64_t predicate_id;
     /// Larger means set more recently; breaks priority ties.
     uint64_t sequence;
+    csr_mode mode;
+    int32_t priority;
     csr_value value;
+} csr_rule;
+
+/// One rule of a pair, as listed by `csr_explain`, in resolution order.
+typedef struct csr_candidate {
+    csr_rule rule;
     /// Whether the rule matches the state asked about. The first matched candidate wins.
     bool matched;
 } csr_candidate;
@@ -211,19 +218,17 @@ csr_status csr_diff(csr_table *table, uint64_t from, uint64_t to, const csr_chan
 
 /// One rule of a binding in a csr_lint report, with how it fared over the states linted.
 typedef struct csr_lint_rule {
-    csr_mode mode;
-    uint64_t mask;
-    int32_t priority;
-    uint64_t predicate_id;
-    /// Larger means set more recently; breaks priority ties.
-    uint64_t sequence;
-    csr_value value;
+    csr_rule rule;
     /// The number of the states linted that the rule matches.
     size_t matches;
     /// The number of the states linted that the rule wins (it is their first match).
     size_t wins;
-    /// `words_per_rule` words: bit i % 64 of word i / 64 is set when the rule matches
+    /// Whether the rule matches each state linted, as `csr_candidate.matched` tells for one
+    /// state: `words_per_rule` words, bit i % 64 of word i / 64 set when the rule matches
     /// `states[i]`. The winner in `states[i]` is the binding's first rule with that bit set.
+    /// Bits, where csr_candidate has a bool: the lint matches 64 states a word and reads the
+    /// winners from the words (`matched & ~taken`), and a report over thousands of states
+    /// takes a bit per (rule, state) rather than a byte.
     const uint64_t *matched;
 } csr_lint_rule;
 
@@ -258,7 +263,7 @@ typedef struct csr_lint_report {
 /// states to a word, and the winners come from the words, so custom predicates run (re-entry
 /// refused). The resolution caches are neither read nor changed. CSR_ERR_NOMEM when the report
 /// cannot be allocated or its size overflows a size_t: the table is as it was. The report takes
-/// 24 bytes per binding, 72 per rule and one bit per (rule, state); the walk costs
+/// 24 bytes per binding, 64 per rule and one bit per (rule, state); the walk costs
 /// O(rules × states) matches and O(rules × states / 64) word operations.
 csr_status csr_lint(csr_table *table, const uint64_t *states, size_t state_count,
                     csr_lint_report **report);

@@ -93,8 +93,8 @@ extension StateResolver {
             csr_explain(table, binding.target.id, binding.keyPathID, UInt64(state.rawValue), &raw, count, &count)
         })
         let candidates = raw.map {
-            StateExplanation.Candidate(descriptor: descriptor(of: $0), value: Self.unbox(slab[$0.value], as: Value.self),
-                                       matches: $0.matched, sequence: $0.sequence)
+            StateExplanation.Candidate(descriptor: descriptor(of: $0.rule), value: Self.unbox(slab[$0.rule.value], as: Value.self),
+                                       matches: $0.matched, sequence: $0.rule.sequence)
         }
         return StateExplanation(keyPath: keyPath, state: state, candidates: candidates,
                                 defaultValue: Self.unbox(binding.defaultValue, as: Value.self))

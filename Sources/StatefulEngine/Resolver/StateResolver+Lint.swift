@@ -73,7 +73,7 @@ private struct RuleLinter {
         }
         // The problems of the binding: the values it resolves to across the states.
         let defaultValue = binding.defaultValue
-        let winningValues = winners.map { resolver.slab[rules[$0].value] }
+        let winningValues = winners.map { resolver.slab[rules[$0].rule.value] }
         if winningValues.allSatisfy({ $0.isEqual(to: defaultValue) == true }) {
             append(.alwaysDefault, binding, object, value: defaultValue)
         } else if let first = winningValues.first,
@@ -99,16 +99,16 @@ private struct RuleLinter {
             }
         }
         return statesByWinner.keys.sorted().map { winner in
-            RuleDiagnostic.Shadowing(descriptor: resolver.descriptor(of: rules[winner]),
-                                     value: String(describing: resolver.slab[rules[winner].value].anyValue),
+            RuleDiagnostic.Shadowing(descriptor: resolver.descriptor(of: rules[winner].rule),
+                                     value: String(describing: resolver.slab[rules[winner].rule.value].anyValue),
                                      states: statesByWinner[winner]!)
         }
     }
 
     private mutating func append(_ problem: RuleDiagnostic.Problem, _ binding: Binding, _ object: AnyObject,
                                  rule: csr_lint_rule) {
-        append(problem, binding, object, descriptor: resolver.descriptor(of: rule),
-               value: String(describing: resolver.slab[rule.value].anyValue))
+        append(problem, binding, object, descriptor: resolver.descriptor(of: rule.rule),
+               value: String(describing: resolver.slab[rule.rule.value].anyValue))
     }
 
     private mutating func append(_ problem: RuleDiagnostic.Problem, _ binding: Binding, _ object: AnyObject,

@@ -367,26 +367,19 @@ public final class StateResolver {
         return count
     }
 
-    func descriptor(of candidate: csr_candidate) -> StateDescriptor {
-        descriptor(candidate.mode, candidate.mask, candidate.priority, candidate.predicate_id)
-    }
-
-    func descriptor(of rule: csr_lint_rule) -> StateDescriptor {
-        descriptor(rule.mode, rule.mask, rule.priority, rule.predicate_id)
-    }
-
-    /// The descriptor of a rule of the C table.
-    private func descriptor(_ mode: csr_mode, _ mask: UInt64, _ priority: Int32, _ predicateID: UInt64) -> StateDescriptor {
-        let state = ControlState(rawValue: UInt(mask))
-        switch mode {
-        case CSR_EXACTLY: return .exactly(state, priority: priority)
-        case CSR_CONTAINING: return .containing(state, priority: priority)
-        case CSR_NOT_CONTAINING: return .notContaining(state, priority: priority)
-        case CSR_CONTAINING_ANY: return .containingAny(state, priority: priority)
-        case CSR_CONTAINING_NONE: return .containingNone(state, priority: priority)
+    /// The descriptor of a rule of the C table, as `csr_explain` (a candidate's `rule`) and
+    /// `csr_lint` (a lint rule's `rule`) report it.
+    func descriptor(of rule: csr_rule) -> StateDescriptor {
+        let state = ControlState(rawValue: UInt(rule.mask))
+        switch rule.mode {
+        case CSR_EXACTLY: return .exactly(state, priority: rule.priority)
+        case CSR_CONTAINING: return .containing(state, priority: rule.priority)
+        case CSR_NOT_CONTAINING: return .notContaining(state, priority: rule.priority)
+        case CSR_CONTAINING_ANY: return .containingAny(state, priority: rule.priority)
+        case CSR_CONTAINING_NONE: return .containingNone(state, priority: rule.priority)
         default:
-            let predicate = predicates[predicateID]!
-            return .custom(predicate.name, priority: priority, predicate.box.predicate)
+            let predicate = predicates[rule.predicate_id]!
+            return .custom(predicate.name, priority: rule.priority, predicate.box.predicate)
         }
     }
 

@@ -1,0 +1,199 @@
+/*
+ * The cache index: every cached item (a state cache or a diff list) in an open-addressing hash
+ * table and on the CLOCK ring, the memory budget they live within (make_room evicts with CLOCK),
+ * the staleness of diff lists (epochs, `scratch`), and the calls on the caches as a whole:
+ * csr_clear_cache, csr_release_cache, csr_set_cache_budget.
+ */
+#include "resolver_internal.h"
+
+/* ---- the index: open addressing, linear probing, backward-shift deletion ------------- */
+
+static uint64_t mix(uint64_t x) {
+    x = (x ^ (x >> 33)) * 0xFF51AFD7ED558CCDull;
+    x = (x ^ (x >> 33)) * 0xC4CEB9FE1A85EC53ull;
+    return x ^ (x >> 33);
+}
+
+static size_t item_hash(uint8_t kind, uint64_t key, uint64_t to) {
+    return (size_t)mix(key ^ (to * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)kind << 63));
+}
+
+/* The bucket holding the item (kind, key, to), or NULL. */
+CSR_PRIVATE item **index_find(const csr_table *t, uint8_t kind, uint64_t key, uint64_t to) {
+    if (t->index_capacity == 0) return NULL;
+    size_t mask = t->index_capacity - 1;
+    for (size_t i = item_hash(kind, key, to) & mask;; i = (i + 1) & mask) {
+        item *it = t->index[i];
+        if (it == NULL) return NULL;
+        if (it->key == key && it->to == to && it->kind == kind) return &t->index[i];
+    }
+}
+
+static void index_put(item **index, size_t capacity, item *it) {
+    size_t mask = capacity - 1, i = item_hash(it->kind, it->key, it->to) & mask;
+    while (index[i] != NULL) i = (i + 1) & mask;
+    index[i] = it;
+}
+
+static void index_remove(csr_table *t, const item *it) {
+    size_t mask = t->index_capacity - 1, i = item_hash(it->kind, it->key, it->to) & mask;
+    while (t->index[i] != it) i = (i + 1) & mask;
+    /* Backward shift: move up each later item of the run that may live in the hole. */
+    for (size_t j = (i + 1) & mask; t->index[j] != NULL; j = (j + 1) & mask) {
+        const item *next = t->index[j];
+        size_t home = item_hash(next->kind, next->key, next->to) & mask;
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            t->index[i] = t->index[j];
+            i = j;
+        }
+    }
+    t->index[i] = NULL;
+}
+
+/* ---- the CLOCK ring ------------------------------------------------------------------ */
+
+/* New items go just behind the hand: the last it will reach. */
+static void ring_link(csr_table *t, item *it) {
+    if (t->hand == NULL) {
+        it->prev = it->next = it;
+        t->hand = it;
+        return;
+    }
+    it->next = t->hand;
+    it->prev = t->hand->prev;
+    it->prev->next = it;
+    t->hand->prev = it;
+}
+
+static void ring_unlink(csr_table *t, item *it) {
+    if (t->hand == it) t->hand = it->next == it ? NULL : it->next;
+    it->prev->next = it->next;
+    it->next->prev = it->prev;
+}
+
+/* ---- items within the budget --------------------------------------------------------- */
+
+/* Frees an item and forgets it everywhere: index, ring, `recent` or `recent_diffs`. */
+CSR_PRIVATE void free_item(csr_table *t, item *it) {
+    index_remove(t, it);
+    ring_unlink(t, it);
+    t->item_count--;
+    if (it == t->kept) t->kept = NULL;
+    if (it->kind == ITEM_STATE) {
+        state_cache *cache = (state_cache *)it;
+        unsigned set = recent_slot(it->key) & ~1u;
+        for (unsigned way = set; way <= set + 1; way++)
+            if (t->recent[way].cache == cache) t->recent[way].cache = NULL;
+        free_pages(t, cache);
+        t->state_count--;
+    } else {
+        const diff_list *list = (const diff_list *)it;
+        unsigned recent = recent_diff_slot(it->key, it->to);
+        if (t->recent_diffs[recent].list == list) t->recent_diffs[recent].list = NULL;
+        if (list->epoch == t->epoch) t->current_diffs--;
+        t->diff_count--;
+    }
+    deallocate(it, it->bytes, &t->cache_words);
+}
+
+/* Evicts one item with CLOCK: false when every item left is pinned (or there is none). */
+static bool evict_one(csr_table *t) {
+    for (size_t steps = 2 * t->item_count + 2; steps > 0 && t->hand != NULL; steps--) {
+        item *it = t->hand;
+        t->hand = it->next;
+        if (it == t->pinned[0] || it == t->pinned[1] || it == t->kept) continue;
+        if (it->referenced) {
+            it->referenced = false;
+            continue;
+        }
+        free_item(t, it);
+        t->evictions++;
+        return true;
+    }
+    return false;
+}
+
+/* Evicts until `bytes` more fit in the budget; false when they cannot. */
+CSR_PRIVATE bool make_room(csr_table *t, size_t bytes) {
+    if (bytes > t->budget) return false;
+    size_t needed = words_for(bytes) * sizeof(Word_t);
+    for (;;) {
+        size_t used = t->cache_words * sizeof(Word_t);
+        if (used <= t->budget && t->budget - used >= needed) return true;
+        if (!evict_one(t)) return false;
+    }
+}
+
+/* Cache memory within the budget, or NULL. */
+CSR_PRIVATE void *cache_allocate(csr_table *t, size_t bytes) {
+    return make_room(t, bytes) ? allocate(bytes, &t->cache_words) : NULL;
+}
+
+/* Room in the index for one more item: it grows (within the budget) to stay half empty. */
+static bool index_reserve(csr_table *t) {
+    if (t->item_count < t->index_capacity / 2) return true;
+    size_t capacity = t->index_capacity > 0 ? t->index_capacity * 2 : 16;
+    size_t bytes = array_bytes(0, capacity, sizeof(item *));
+    item **index = cache_allocate(t, bytes);
+    if (index == NULL) return false;
+    memset(index, 0, bytes);
+    item *it = t->hand;
+    for (size_t i = 0; i < t->item_count; i++, it = it->next) index_put(index, capacity, it);
+    deallocate(t->index, t->index_capacity * sizeof(item *), &t->cache_words);
+    t->index = index;
+    t->index_capacity = capacity;
+    return true;
+}
+
+/* Adds an allocated item to the index and the ring; false when the index cannot grow. */
+CSR_PRIVATE bool add_item(csr_table *t, item *it, uint8_t kind, uint64_t key, uint64_t to,
+                          size_t bytes) {
+    if (!index_reserve(t)) return false;
+    it->key = key;
+    it->to = to;
+    it->kind = kind;
+    it->bytes = bytes;
+    it->referenced = true;
+    index_put(t->index, t->index_capacity, it);
+    ring_link(t, it);
+    t->item_count++;
+    return true;
+}
+
+/* Frees every item and the index. */
+CSR_PRIVATE void release_caches(csr_table *t) {
+    while (t->hand != NULL) free_item(t, t->hand);
+    deallocate(t->index, t->index_capacity * sizeof(item *), &t->cache_words);
+    t->index = NULL;
+    t->index_capacity = 0;
+}
+
+/* ---- the caches as a whole ----------------------------------------------------------- */
+
+/* Every diff list becomes stale. O(1). */
+CSR_PRIVATE void stale_diffs(csr_table *t) {
+    t->epoch++;
+    t->current_diffs = 0;
+    free_scratch(t);
+}
+
+void csr_clear_cache(csr_table *t) {
+    if (t == NULL || t->busy) return;
+    t->generation++; /* every page is stale from now on */
+    stale_diffs(t);
+}
+
+void csr_release_cache(csr_table *t) {
+    if (t == NULL || t->busy) return;
+    release_caches(t);
+    free_scratch(t);
+}
+
+csr_status csr_set_cache_budget(csr_table *t, size_t bytes) {
+    if (t == NULL) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
+    t->budget = bytes;
+    while (t->cache_words * sizeof(Word_t) > bytes && evict_one(t)) {}
+    if (t->cache_words * sizeof(Word_t) > bytes) release_caches(t); /* only the index was left */
+    return CSR_OK;
+}

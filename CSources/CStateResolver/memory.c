@@ -1,0 +1,78 @@
+/*
+ * Memory: size arithmetic with overflow checks, allocation through JudyMalloc/JudyFree and the
+ * word counters that account for it (rule_words, cache_words, scratch_words), and the table's
+ * own life: csr_table_create, csr_table_destroy, csr_get_stats. The size helpers the other files
+ * inline (words_for, array_bytes, doubled) are in resolver_internal.h.
+ */
+#include "resolver_internal.h"
+
+CSR_PRIVATE void *allocate(size_t bytes, size_t *counter) {
+    if (bytes > MAX_ALLOCATION) return NULL;
+    size_t words = words_for(bytes);
+    void *p = (void *)JudyMalloc((Word_t)words);
+    if (p != NULL) *counter += words;
+    return p;
+}
+
+CSR_PRIVATE void deallocate(void *p, size_t bytes, size_t *counter) {
+    if (p == NULL) return;
+    size_t words = words_for(bytes);
+    JudyFree(p, (Word_t)words);
+    *counter -= words;
+}
+
+/* Grows an array to `capacity` elements of `size` bytes. On failure the old one is untouched. */
+CSR_PRIVATE csr_status grow(void **array, size_t old_capacity, size_t capacity, size_t size,
+                            size_t *counter) {
+    void *bigger = allocate(array_bytes(0, capacity, size), counter);
+    if (bigger == NULL) return CSR_ERR_NOMEM;
+    if (*array != NULL) {
+        memcpy(bigger, *array, old_capacity * size);
+        deallocate(*array, old_capacity * size, counter);
+    }
+    *array = bigger;
+    return CSR_OK;
+}
+
+CSR_PRIVATE csr_status judy_status(JError_t *error) {
+    return JU_ERRNO(error) == JU_ERRNO_NOMEM ? CSR_ERR_NOMEM : CSR_ERR_JUDY;
+}
+
+csr_status csr_table_create(csr_table **out, csr_release_fn release, void *release_context) {
+    if (out == NULL) return CSR_ERR_INVALID;
+    size_t words = 0;
+    csr_table *t = allocate(sizeof(csr_table), &words);
+    if (t == NULL) return CSR_ERR_NOMEM;
+    memset(t, 0, sizeof *t);
+    t->pred_free = NO_PREDICATE;
+    t->budget = CSR_DEFAULT_CACHE_BUDGET;
+    t->release = release;
+    t->release_context = release_context;
+    *out = t;
+    return CSR_OK;
+}
+
+void csr_table_destroy(csr_table *t) {
+    if (t == NULL || t->busy) return;
+    enter(t);
+    remove_all(t);
+    deallocate(t->slots, t->slot_capacity * sizeof(binding *), &t->rule_words);
+    deallocate(t->free_slots, t->slot_capacity * sizeof(uint32_t), &t->rule_words);
+    deallocate(t->preds, t->pred_capacity * sizeof(predicate), &t->rule_words);
+    size_t words = words_for(sizeof(csr_table));
+    deallocate(t, sizeof(csr_table), &words);
+}
+
+void csr_get_stats(const csr_table *t, csr_stats *s) {
+    if (t == NULL || s == NULL) return;
+    memset(s, 0, sizeof *s);
+    s->rules = t->rules;
+    s->bindings = t->binding_count;
+    s->cached_states = t->state_count;
+    s->cached_diffs = t->current_diffs;
+    s->rule_bytes = (t->rule_words + words_for(sizeof(csr_table))) * sizeof(Word_t) +
+                    JudyLMemUsed(t->bindings);
+    s->cache_bytes = (t->cache_words + t->scratch_words) * sizeof(Word_t);
+    s->cache_budget = t->budget;
+    s->evictions = t->evictions;
+}

@@ -1,0 +1,162 @@
+/*
+ * Queries: resolving a pair in a state (csr_resolve, by slot csr_resolve_slot, csr_slot) and the
+ * changes between two states (csr_diff). Each has a warm path that makes no call but the binding
+ * lookup's JudyLGet (csr_resolve) or none (csr_resolve_slot, a csr_diff hit in `recent_diffs`):
+ * what it reads is inline in resolver_internal.h, and a miss goes out of line (resolve_cold,
+ * resolve_slot_slow, diff_cold).
+ */
+#include "resolver_internal.h"
+
+csr_status csr_resolve(csr_table *t, uint32_t target, uint32_t key_path, uint64_t state,
+                       csr_value *value) {
+    if (t == NULL || value == NULL) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
+    binding *b;
+    csr_status status = lookup_binding(t, binding_key(target, key_path), &b);
+    if (status != CSR_OK) return status;
+    csr_value v = CSR_NO_VALUE;
+    if (b != NULL) {
+        state_cache *cache = recent_cache(t, state);
+        const entry *e = cache == NULL ? NULL : warm_entry(t, cache, b->slot);
+        if (e != NULL && e->version == b->version) {
+            cache->item.referenced = true;
+            v = e->value;
+        } else {
+            v = resolve_cold(t, b, state);
+        }
+    }
+    *value = v;
+    return v == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK;
+}
+
+csr_status csr_slot(const csr_table *t, uint32_t target, uint32_t key_path, uint32_t *slot) {
+    if (t == NULL || slot == NULL) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
+    binding *b;
+    csr_status status = lookup_binding(t, binding_key(target, key_path), &b);
+    if (status != CSR_OK) return status;
+    if (b == NULL) return CSR_NOT_FOUND;
+    *slot = b->slot;
+    return CSR_OK;
+}
+
+/* csr_resolve_slot off the warm path: invalid arguments, a call back, or a cache miss. */
+static __attribute__((noinline)) csr_status resolve_slot_slow(csr_table *t, uint32_t slot,
+                                                              uint64_t state, csr_value *value) {
+    if (t == NULL || value == NULL) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
+    if (slot >= t->slot_count || t->slots[slot] == NULL) return CSR_ERR_INVALID;
+    csr_value v = resolve_cold(t, t->slots[slot], state);
+    *value = v;
+    return v == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK;
+}
+
+csr_status csr_resolve_slot(csr_table *t, uint32_t slot, uint64_t state, csr_value *value) {
+    if (t == NULL || value == NULL || slot >= t->slot_limit || t->slots[slot] == NULL)
+        return resolve_slot_slow(t, slot, state, value);
+    /* The warm path: the state's cache from `recent`, the entry from its page. */
+    const binding *b = t->slots[slot];
+    state_cache *cache = recent_cache(t, state);
+    const entry *e = cache == NULL ? NULL : warm_entry(t, cache, slot);
+    if (e == NULL || e->version != b->version) return resolve_slot_slow(t, slot, state, value);
+    cache->item.referenced = true;
+    *value = e->value;
+    return e->value == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK;
+}
+
+/* Walks every binding in key order, writing at most `capacity` changes to `out` (none when
+ * NULL); `*count` is the number of changes. */
+static csr_status collect_changes(csr_table *t, state_cache *from_cache, uint64_t from,
+                                  state_cache *to_cache, uint64_t to, csr_change *out,
+                                  size_t capacity, size_t *count) {
+    size_t n = 0;
+    Word_t key = 0;
+    csr_status status = CSR_OK;
+    for (const binding *b = next_binding(t, &key, true, &status); b != NULL;
+         b = next_binding(t, &key, false, &status)) {
+        csr_value old_value = cached_value(t, from_cache, b, from);
+        csr_value new_value = cached_value(t, to_cache, b, to);
+        if (old_value == new_value) continue;
+        if (n < capacity)
+            out[n] = (csr_change){(uint32_t)(key >> 32), (uint32_t)key, old_value, new_value,
+                                  b->slot};
+        n++;
+    }
+    *count = n;
+    return status;
+}
+
+/* Makes `list` the recent diff from `from` to `to`. */
+static void remember_diff(csr_table *t, unsigned recent, uint64_t from, uint64_t to,
+                          diff_list *list) {
+    t->recent_diffs[recent].from = from;
+    t->recent_diffs[recent].to = to;
+    t->recent_diffs[recent].list = list;
+}
+
+/* csr_diff when `recent_diffs` missed: the list from the index, or computed and cached (or,
+ * when it does not fit in the budget, kept as `scratch`). */
+static csr_status diff_cold(csr_table *t, uint64_t from, uint64_t to, unsigned recent,
+                            diff_list **out) {
+    item **found = index_find(t, ITEM_DIFF, from, to);
+    if (found != NULL) {
+        diff_list *list = (diff_list *)*found;
+        if (list->epoch == t->epoch) {
+            remember_diff(t, recent, from, to, list);
+            *out = list;
+            return CSR_OK;
+        }
+        free_item(t, &list->item); /* stale: computed again below */
+    }
+    state_cache *from_cache = cache_for(t, from);
+    t->pinned[0] = from_cache == NULL ? NULL : &from_cache->item;
+    state_cache *to_cache = cache_for(t, to);
+    t->pinned[1] = to_cache == NULL ? NULL : &to_cache->item;
+    size_t n;
+    csr_status status = collect_changes(t, from_cache, from, to_cache, to, NULL, 0, &n);
+    if (status != CSR_OK) return status;
+    size_t bytes = array_bytes(sizeof(diff_list), n, sizeof(csr_change));
+    bool cacheable = make_room(t, bytes);
+    diff_list *list = allocate(bytes, cacheable ? &t->cache_words : &t->scratch_words);
+    if (list == NULL) return CSR_ERR_NOMEM;
+    list->item.bytes = bytes;
+    list->epoch = t->epoch;
+    status = collect_changes(t, from_cache, from, to_cache, to, list->changes, n, &list->count);
+    if (status == CSR_OK && list->count > n) list->count = n; /* only an impure predicate */
+    if (status == CSR_OK && cacheable && add_item(t, &list->item, ITEM_DIFF, from, to, bytes)) {
+        t->diff_count++;
+        t->current_diffs++;
+        remember_diff(t, recent, from, to, list);
+        *out = list;
+        return CSR_OK;
+    }
+    if (cacheable) { /* allocated within the budget, but could not join the index */
+        t->cache_words -= words_for(bytes);
+        t->scratch_words += words_for(bytes);
+    }
+    t->scratch = list;
+    *out = list;
+    return status;
+}
+
+csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change **changes,
+                    size_t *count) {
+    if (t == NULL || changes == NULL || count == NULL) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
+    free_scratch(t);
+    t->kept = NULL;
+    unsigned recent = recent_diff_slot(from, to);
+    diff_list *list = t->recent_diffs[recent].list;
+    if (list == NULL || t->recent_diffs[recent].from != from || t->recent_diffs[recent].to != to ||
+        list->epoch != t->epoch) {
+        enter(t);
+        csr_status status = diff_cold(t, from, to, recent, &list);
+        leave(t);
+        if (status != CSR_OK) return status;
+    }
+    list->item.referenced = true;
+    if (list != t->scratch) t->kept = &list->item;
+    *changes = list->changes;
+    *count = list->count;
+    return CSR_OK;
+}

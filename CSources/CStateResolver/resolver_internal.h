@@ -1,0 +1,372 @@
+/*
+ * The private header of the C resolver: the rule table's layout, the types every file of it
+ * shares, the helpers the hot path calls (static inline, so that the warm path makes no call but
+ * Judy's), and the functions one file calls in another. Not a public header: the public one is
+ * include/CStateResolver.h, the contract, and SwiftPM exposes include/ alone.
+ *
+ * Files, one concern each (the SQLite way: sqliteInt.h and a file per subsystem)
+ * -----
+ * CStateResolver.c  the target's one translation unit: includes the files below (why: there)
+ * memory.c          size arithmetic, allocation and its accounting; the table's life and stats
+ * rules.c           rule, binding, slot and predicate storage; csr_set and csr_remove*
+ * cache_index.c     the item index, the CLOCK ring, the memory budget; csr_clear_cache,
+ *                   csr_release_cache, csr_set_cache_budget
+ * state_cache.c     the per-state page tables and `recent`; resolving a binding into them
+ * queries.c         csr_resolve, csr_resolve_slot, csr_slot, csr_diff
+ * introspection.c   csr_explain and csr_lint, over one rule record (csr_rule)
+ *
+ * Layout
+ * ------
+ * bindings  JudyL: composite key (target << 32 | key_path) -> binding *.
+ *           One composite key rather than nested arrays: a single lookup on the hot path, and
+ *           every key path of a target is one contiguous key range for csr_remove_target.
+ *           Ascending key order is also the order csr_diff reports changes in.
+ *           A removed binding leaves a tombstone (a NULL value) instead of a JudyLDel: libJudy
+ *           1.0.5 can lose *other* keys when JudyLDel runs out of memory (found by the
+ *           allocation-failure tests), while overwriting a value never allocates. When
+ *           tombstones outnumber live bindings the index is rebuilt into a fresh array and
+ *           swapped in only when the rebuild succeeded.
+ * binding   The pair's rules in an array kept in resolution order (priority descending, then
+ *           sequence descending), so resolving is "first rule that matches". Each binding owns
+ *           a dense slot number, which indexes the per-state caches, and a version, drawn from
+ *           a table-wide clock whenever the binding is created or mutated.
+ * items     The caches are items of two kinds: a state cache (one per state resolved in) and a
+ *           diff list (one per (from, to) pair diffed). Every item is in `index`, an open-
+ *           addressing hash table (linear probing, at most half full, backward-shift deletion)
+ *           keyed by (kind, state) or (kind, from, to), and in a circular list walked by a
+ *           CLOCK hand. Our own table rather than a JudyL: an item is deleted on eviction, and
+ *           JudyLDel may allocate (see above), while removing from `index` never does.
+ * state     A state cache holds one entry (value, binding version) per slot resolved, in a
+ *           two-level page table: root[slot >> 12] -> a 64-pointer middle table -> a page of 64
+ *           entries. The root grows to the highest middle table touched (8 bytes per 4,096
+ *           slots); middle tables (512 B) and pages (520 B) are allocated on first touch, and
+ *           read-only placeholders (NO_MID, NO_PAGE) stand for those not there yet, so that the
+ *           warm path checks no pointer for NULL: a bound and a generation only. So a
+ *           state costs what it holds: about 1.1 KB for one resolved binding whatever the
+ *           table's size (plus 8 B of root per 4,096 slots below it: 1.7 KB for slot 300,000),
+ *           8.3 B per binding when it has resolved them all. A table grown to the highest
+ *           touched page instead would cost 8 B per 64 slots below the one resolved: 37 KB per
+ *           state for one binding at slot 300,000.
+ * diffs     A diff list holds the changes from one state to another, stamped with the epoch it
+ *           was computed in. It does not depend on the state caches, which may be evicted
+ *           before or after it.
+ * recent    A two-way set-associative array of 64 recent (state -> cache) pairs in front of
+ *           `index`, so that the warm path is usually one Judy lookup (the binding's), and
+ *           none by slot (csr_resolve_slot). `recent_diffs` does the same, direct-mapped, for
+ *           64 recent (from, to) -> diff list pairs, so that a warm csr_diff is one probe.
+ *           Freeing an item clears the one entry of either array that can point to it.
+ * lint      csr_lint keeps nothing in the table and leaves the caches alone: its report is one
+ *           allocation the caller frees, and matches the rules word by word, 64 states a word.
+ * preds     Side array of custom predicates, indexed from the rules that use one, so that a
+ *           plain rule stays 32 bytes.
+ *
+ * Invalidation, O(1) whatever the number of cached states
+ * -------------------------------------------------------
+ * A mutation gives the binding a new version from `clock`: an entry is valid only while its
+ * version is its binding's, which the read checks (one compare). A slot reused by another
+ * binding gets a fresh version too, so old entries never pass for it. The mutation also bumps
+ * `epoch`: a diff list of an older epoch is stale (any diff may gain or lose the pair) and is
+ * recomputed when next asked for, or evicted. csr_clear_cache bumps `generation` and `epoch`:
+ * a page of an older generation is zeroed when next touched (the memory is kept for reuse).
+ * When the 32-bit clock wraps (after 2^32 mutations) every live binding is renumbered to
+ * version 1 and the generation bumped, so no entry from before the wrap can match: O(slots),
+ * once per 2^32 mutations. No mutation visits a cache: a mutation costs a clock tick and an
+ * epoch bump, and the reads pay one compare of a version each. The price is memory: stale
+ * entries and diff lists stay until they are reused or evicted (a stale diff is never used
+ * again, so the CLOCK hand takes it on its first or second pass).
+ *
+ * Budget
+ * ------
+ * Every byte of the items, their page tables and `index` counts in `cache_words`, which
+ * never exceeds `budget` (CSR_DEFAULT_CACHE_BUDGET unless csr_set_cache_budget says
+ * otherwise). Before a cache allocation, make_room evicts with CLOCK: the hand skips (and
+ * clears) items whose `referenced` bit is set, which every use sets (one store on the warm
+ * path), and evicts the first item without it; the one or two state caches the current call
+ * is working with are pinned, and so is the diff list csr_diff returned last (`kept`): the caller
+ * may read it while it resolves (an apply whose setters resolve), so only csr_diff, a mutation,
+ * csr_clear_cache, csr_release_cache and csr_set_cache_budget may free it (the contract of
+ * csr_diff). When there is no room even so, the call computes without caching.
+ * The result of a csr_diff that could not be cached is held outside the budget, in `scratch`,
+ * until a call of those that may free it.
+ *
+ * Callbacks (the release function, custom predicates) run with `busy` set: a call back into
+ * the table is refused with CSR_ERR_REENTRANT before it touches anything (csr_get_stats
+ * excepted). csr_resolve_slot's warm path pays nothing for it: `slot_limit` is 0 while busy.
+ *
+ * All memory, ours and Judy's, comes from JudyMalloc/JudyFree, so one override injects
+ * allocation failures everywhere. Every Judy call is checked (JUDYERROR_NOTEST: no macros that
+ * print or exit); an allocation is always made before the structure it joins is changed, so a
+ * failure leaves the table as it was. Every size is computed with overflow checks
+ * (array_bytes, doubled): a size that would overflow is an allocation that fails.
+ */
+#ifndef CSTATERESOLVER_INTERNAL_H
+#define CSTATERESOLVER_INTERNAL_H
+
+#include "../CJudy/CJudy.h" /* the system library target: defines JUDYERROR_NOTEST, includes Judy.h */
+#include <string.h>
+
+#include "CStateResolver.h"
+
+/* A function of one file that another calls. Static: the files are compiled as one unit
+ * (CStateResolver.c), so nothing but the csr_ API leaves the object file. */
+#define CSR_PRIVATE static
+
+/* ---- rules and bindings -------------------------------------------------------------- */
+
+typedef struct rule {
+    uint64_t mask;
+    uint64_t sequence;
+    csr_value value;
+    int32_t priority;
+    uint32_t predicate; /* index into table->preds, custom rules only */
+    uint8_t mode;
+} rule;
+
+typedef struct binding {
+    rule *rules;
+    uint32_t count;
+    uint32_t capacity;
+    uint32_t slot;
+    uint32_t version; /* from the table's clock; cache entries of other versions are stale */
+} binding;
+
+typedef struct predicate {
+    csr_predicate_fn fn;
+    void *context;
+    uint64_t id;
+    uint32_t next_free;
+} predicate;
+
+/* ---- cache items --------------------------------------------------------------------- */
+
+enum { ITEM_STATE = 0, ITEM_DIFF = 1 };
+
+typedef struct item {
+    struct item *prev, *next; /* the CLOCK ring */
+    uint64_t key, to;         /* the state; or the diff's from and to states */
+    size_t bytes;             /* of this allocation */
+    uint8_t kind;
+    bool referenced; /* used since the hand last passed */
+} item;
+
+typedef struct entry {
+    csr_value value;  /* CSR_NO_VALUE: no rule matches */
+    uint32_t version; /* the binding's version it was computed for; 0 never is one */
+} entry;
+
+#define PAGE_SHIFT 6
+#define PAGE_ENTRIES (1u << PAGE_SHIFT)
+#define MID_SHIFT 6
+#define MID_ENTRIES (1u << MID_SHIFT)
+#define MID_BYTES (MID_ENTRIES * sizeof(struct page *))
+#define ROOT_SHIFT (PAGE_SHIFT + MID_SHIFT)
+
+typedef struct page {
+    uint64_t generation; /* zeroed before use unless the table's */
+    entry entries[PAGE_ENTRIES];
+} page;
+
+typedef struct state_cache {
+    item item;
+    page ***root; /* root_count middle tables, NO_MID (state_cache.c) until touched */
+    uint32_t root_count;
+} state_cache;
+
+typedef struct diff_list {
+    item item;
+    uint64_t epoch; /* stale unless the table's */
+    size_t count;
+    csr_change changes[];
+} diff_list;
+
+/* ---- the table ----------------------------------------------------------------------- */
+
+#define RECENT_STATES 64
+
+struct csr_table {
+    Pvoid_t bindings;
+    binding **slots; /* slot -> binding, NULL when free */
+    uint32_t slot_count, slot_capacity;
+    uint32_t slot_limit; /* slot_count, or 0 while busy (see csr_resolve_slot) */
+    uint32_t *free_slots;
+    uint32_t free_slot_count;
+    predicate *preds;
+    uint32_t pred_count, pred_capacity, pred_free;
+    uint32_t clock;      /* the last binding version handed out */
+    uint64_t sequence;
+    uint64_t generation; /* bumped by csr_clear_cache: older pages are stale */
+    uint64_t epoch;      /* bumped by every mutation and csr_clear_cache: older diffs are stale */
+    size_t rules;
+    size_t binding_count;
+    size_t tombstones;
+    size_t rule_words;    /* our allocations for rules, bindings, slots, predicates */
+    size_t cache_words;   /* items, their page tables and the index: at most `budget` bytes */
+    size_t scratch_words; /* `scratch` */
+    size_t budget;
+    item **index;         /* index_capacity buckets (a power of two), NULL when 0 */
+    size_t index_capacity;
+    size_t item_count, state_count, diff_count;
+    size_t current_diffs; /* diff lists of the current epoch */
+    size_t evictions;
+    item *hand;           /* the CLOCK hand: the next item to consider; NULL when no items */
+    item *pinned[2];      /* state caches the current call works with: never evicted */
+    item *kept;           /* the diff list csr_diff returned last, if cached: never evicted */
+    diff_list *scratch;   /* an uncached diff result, freed at the next call that may change it */
+    struct {
+        uint64_t state;
+        state_cache *cache; /* NULL: empty */
+    } recent[RECENT_STATES];
+    struct {
+        uint64_t from, to;
+        diff_list *list; /* NULL: empty; cleared whenever that list is freed */
+    } recent_diffs[RECENT_STATES];
+    csr_release_fn release;
+    void *release_context;
+    bool busy; /* inside a call that may run a callback */
+};
+
+#define NO_PREDICATE UINT32_MAX
+/* ---- memory (memory.c) --------------------------------------------------------------- */
+
+/* Larger requests are refused without asking JudyMalloc (its word count would overflow). */
+#define MAX_ALLOCATION (SIZE_MAX / 4)
+
+static inline size_t words_for(size_t bytes) {
+    return bytes / sizeof(Word_t) + (bytes % sizeof(Word_t) != 0);
+}
+
+/* `header` bytes plus `count` elements of `size` bytes, or SIZE_MAX (which allocate refuses)
+ * when that overflows. */
+static inline size_t array_bytes(size_t header, size_t count, size_t size) {
+    size_t bytes;
+    if (__builtin_mul_overflow(count, size, &bytes) || __builtin_add_overflow(bytes, header, &bytes))
+        return SIZE_MAX;
+    return bytes;
+}
+
+/* `capacity` doubled (`initial` when 0), at most `limit`: `capacity` itself at the limit. */
+static inline uint32_t doubled(uint32_t capacity, uint32_t initial, uint32_t limit) {
+    if (capacity == 0) return initial;
+    return capacity > limit / 2 ? limit : capacity * 2;
+}
+
+CSR_PRIVATE void *allocate(size_t bytes, size_t *counter);
+CSR_PRIVATE void deallocate(void *p, size_t bytes, size_t *counter);
+CSR_PRIVATE csr_status grow(void **array, size_t old_capacity, size_t capacity, size_t size,
+                            size_t *counter);
+CSR_PRIVATE csr_status judy_status(JError_t *error);
+
+/* Marks the table busy while a call may run a callback: every call back is refused. */
+static inline void enter(csr_table *t) {
+    t->busy = true;
+    t->slot_limit = 0;
+}
+
+static inline void leave(csr_table *t) {
+    t->busy = false;
+    t->slot_limit = t->slot_count;
+    t->pinned[0] = t->pinned[1] = NULL;
+}
+
+/* ---- matching: the one definition of the match modes --------------------------------- */
+
+/* Whether state `s` matches a rule of `mode` over `mask` (for CSR_CUSTOM, the predicate at
+ * index `pred` of t->preds decides). Resolving, explaining and linting all match through here:
+ * rule_matches for one state, match_word (introspection.c) for 64 states a word, with `mode` a
+ * constant there so that each mode's loop has no branch per state. */
+static inline __attribute__((always_inline)) bool mode_matches(const csr_table *t, csr_mode mode,
+                                                               uint64_t mask, uint32_t pred,
+                                                               uint64_t s) {
+    switch (mode) {
+    case CSR_EXACTLY: return s == mask;
+    case CSR_CONTAINING: return (s & mask) == mask;
+    case CSR_NOT_CONTAINING: return (s & mask) != mask;
+    case CSR_CONTAINING_ANY: return (s & mask) != 0;
+    case CSR_CONTAINING_NONE: return (s & mask) == 0;
+    default: break; /* CSR_CUSTOM: csr_set admits no other mode */
+    }
+    const predicate *p = &t->preds[pred];
+    return p->fn(s, p->context);
+}
+
+static inline bool rule_matches(const csr_table *t, const rule *r, uint64_t s) {
+    return mode_matches(t, (csr_mode)r->mode, r->mask, r->predicate, s);
+}
+
+/* ---- bindings (rules.c) -------------------------------------------------------------- */
+
+static inline Word_t binding_key(uint32_t target, uint32_t key_path) {
+    return ((Word_t)target << 32) | key_path;
+}
+
+/* The binding at `key`, NULL when there is none (or a tombstone): the one Judy call of the
+ * warm path. */
+static inline csr_status lookup_binding(const csr_table *t, Word_t key, binding **out) {
+    JError_t error;
+    PPvoid_t slot = JudyLGet(t->bindings, key, &error);
+    if (slot == PPJERR) return CSR_ERR_JUDY;
+    *out = slot == NULL ? NULL : (binding *)*slot; /* NULL for a tombstone too */
+    return CSR_OK;
+}
+
+CSR_PRIVATE binding *next_binding(const csr_table *t, Word_t *key, bool first,
+                                  csr_status *status);
+CSR_PRIVATE void remove_all(csr_table *t);
+
+/* ---- the item index, the CLOCK ring and the budget (cache_index.c) ------------------- */
+
+CSR_PRIVATE item **index_find(const csr_table *t, uint8_t kind, uint64_t key, uint64_t to);
+CSR_PRIVATE void free_item(csr_table *t, item *it);
+CSR_PRIVATE bool make_room(csr_table *t, size_t bytes);
+CSR_PRIVATE void *cache_allocate(csr_table *t, size_t bytes);
+CSR_PRIVATE bool add_item(csr_table *t, item *it, uint8_t kind, uint64_t key, uint64_t to,
+                          size_t bytes);
+CSR_PRIVATE void release_caches(csr_table *t);
+
+/* Frees the uncached result of the last csr_diff, if any: on csr_diff's warm path, hence inline. */
+static inline void free_scratch(csr_table *t) {
+    if (t->scratch == NULL) return;
+    deallocate(t->scratch, t->scratch->item.bytes, &t->scratch_words);
+    t->scratch = NULL;
+}
+CSR_PRIVATE void stale_diffs(csr_table *t);
+
+/* ---- state caches (state_cache.c) ---------------------------------------------------- */
+
+/* The set of `state` in `recent`: RECENT_STATES / 2 sets of two ways. */
+static inline unsigned recent_slot(uint64_t state) {
+    uint64_t h = (state ^ (state >> 16) ^ (state >> 32)) * 0x9E3779B97F4A7C15ull;
+    return (unsigned)(h >> 58); /* 0 ..< RECENT_STATES */
+}
+
+/* The entry of (from, to) in `recent_diffs`, direct-mapped. */
+static inline unsigned recent_diff_slot(uint64_t from, uint64_t to) {
+    return recent_slot(from ^ (to * 0xC2B2AE3D27D4EB4Full));
+}
+
+/* `recent` is two-way: the set of a state is the pair of entries at (slot & ~1, slot | 1), the
+ * more recently used first. Returns the cache of `state` if the set holds it. */
+static inline state_cache *recent_cache(const csr_table *t, uint64_t state) {
+    unsigned set = recent_slot(state) & ~1u;
+    if (t->recent[set].state == state && t->recent[set].cache != NULL) return t->recent[set].cache;
+    if (t->recent[set + 1].state == state) return t->recent[set + 1].cache;
+    return NULL;
+}
+
+/* The entry of `slot` if its page is there and current: the warm path, which never allocates. */
+static inline const entry *warm_entry(const csr_table *t, const state_cache *cache,
+                                      uint32_t slot) {
+    uint32_t r = slot >> ROOT_SHIFT;
+    if (r >= cache->root_count) return NULL;
+    const page *p = cache->root[r][(slot >> PAGE_SHIFT) & (MID_ENTRIES - 1)];
+    if (p->generation != t->generation) return NULL; /* NO_PAGE too */
+    return &p->entries[slot & (PAGE_ENTRIES - 1)];
+}
+
+CSR_PRIVATE void free_pages(csr_table *t, state_cache *cache);
+CSR_PRIVATE state_cache *cache_for(csr_table *t, uint64_t state);
+CSR_PRIVATE csr_value cached_value(csr_table *t, state_cache *cache, const binding *b,
+                                   uint64_t state);
+CSR_PRIVATE csr_value resolve_cold(csr_table *t, const binding *b, uint64_t state);
+
+#endif

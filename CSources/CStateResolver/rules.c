@@ -1,0 +1,390 @@
+/*
+ * Rules: the storage of rules, bindings, slots and custom predicates, and the calls that change
+ * it (csr_set, csr_remove, csr_remove_binding, csr_remove_target, csr_remove_all). A mutation
+ * invalidates in O(1): the binding takes a new version from the table's clock and every diff
+ * list goes stale (see "Invalidation" in resolver_internal.h).
+ */
+#include "resolver_internal.h"
+
+/* ---- bindings in key order ----------------------------------------------------------- */
+
+/* The first live binding at or after `*key` (`first`) or after it; NULL at the end, with
+ * CSR_ERR_JUDY in `*status` if Judy failed. */
+CSR_PRIVATE binding *next_binding(const csr_table *t, Word_t *key, bool first,
+                                  csr_status *status) {
+    JError_t error;
+    PPvoid_t p = first ? JudyLFirst(t->bindings, key, &error) : JudyLNext(t->bindings, key, &error);
+    while (p != NULL && p != PPJERR && *p == NULL) p = JudyLNext(t->bindings, key, &error);
+    if (p == PPJERR) *status = CSR_ERR_JUDY;
+    return p == NULL || p == PPJERR ? NULL : (binding *)*p;
+}
+
+/* ---- versions: invalidation in O(1) -------------------------------------------------- */
+
+/* A version no cache entry holds. When the clock wraps, every live binding is renumbered to 1
+ * and every page made stale, so that no entry from before the wrap can match. */
+static uint32_t next_version(csr_table *t) {
+    if (t->clock == UINT32_MAX) {
+        for (uint32_t s = 0; s < t->slot_count; s++)
+            if (t->slots[s] != NULL) t->slots[s]->version = 1;
+        t->clock = 1;
+        t->generation++;
+    }
+    return ++t->clock;
+}
+
+/* Forgets what the caches know about `b` (its entries stop matching) and every cached diff. */
+static void invalidate(csr_table *t, binding *b) {
+    b->version = next_version(t);
+    stale_diffs(t);
+}
+
+/* ---- rules, predicates, slots and bindings ------------------------------------------- */
+
+static bool valid_descriptor(const csr_descriptor *d) {
+    if (d == NULL || (unsigned)d->mode > CSR_CUSTOM) return false;
+    return d->mode != CSR_CUSTOM || d->predicate != NULL;
+}
+
+static bool same_identity(const csr_table *t, const rule *r, const csr_descriptor *d) {
+    if (r->mode != (uint8_t)d->mode || r->mask != d->mask || r->priority != d->priority)
+        return false;
+    return d->mode != CSR_CUSTOM || t->preds[r->predicate].id == d->predicate_id;
+}
+
+static int64_t find_rule(const csr_table *t, const binding *b, const csr_descriptor *d) {
+    for (uint32_t i = 0; i < b->count; i++)
+        if (same_identity(t, &b->rules[i], d)) return i;
+    return -1;
+}
+
+/* Takes the rule at `index` out of `b`. */
+static rule take_rule(binding *b, uint32_t index) {
+    rule r = b->rules[index];
+    memmove(&b->rules[index], &b->rules[index + 1], (size_t)(b->count - index - 1) * sizeof(rule));
+    b->count--;
+    return r;
+}
+
+/* Where a rule of `priority` set now goes: before every rule of lower or equal priority. */
+static uint32_t insertion_index(const binding *b, int32_t priority) {
+    uint32_t i = 0;
+    while (i < b->count && b->rules[i].priority > priority) i++;
+    return i;
+}
+
+static void release_rule(csr_table *t, const rule *r) {
+    void *predicate_context = NULL;
+    if (r->mode == CSR_CUSTOM) {
+        predicate *p = &t->preds[r->predicate];
+        predicate_context = p->context;
+        p->fn = NULL;
+        p->context = NULL;
+        p->next_free = t->pred_free;
+        t->pred_free = r->predicate;
+    }
+    t->rules--;
+    if (t->release != NULL) t->release(r->value, predicate_context, t->release_context);
+}
+
+/* Reserves a predicate entry; NO_PREDICATE when out of memory. Index NO_PREDICATE itself is
+ * never handed out. */
+static uint32_t reserve_predicate(csr_table *t) {
+    if (t->pred_free != NO_PREDICATE) return t->pred_free;
+    if (t->pred_count == t->pred_capacity) {
+        uint32_t capacity = doubled(t->pred_capacity, 4, NO_PREDICATE);
+        if (capacity == t->pred_capacity ||
+            grow((void **)&t->preds, t->pred_capacity, capacity, sizeof(predicate),
+                 &t->rule_words) != CSR_OK)
+            return NO_PREDICATE;
+        t->pred_capacity = capacity;
+    }
+    return t->pred_count;
+}
+
+static void fill_predicate(csr_table *t, uint32_t index, const csr_descriptor *d) {
+    if (index == t->pred_free)
+        t->pred_free = t->preds[index].next_free;
+    else if (index == t->pred_count)
+        t->pred_count++;
+    t->preds[index] = (predicate){d->predicate, d->predicate_context, d->predicate_id, 0};
+}
+
+/* Reserves a slot number and room for it in the slot arrays. */
+static csr_status reserve_slot(csr_table *t, uint32_t *slot) {
+    if (t->free_slot_count > 0) {
+        *slot = t->free_slots[t->free_slot_count - 1];
+        return CSR_OK;
+    }
+    if (t->slot_count == UINT32_MAX) return CSR_ERR_NOMEM;
+    if (t->slot_count == t->slot_capacity) {
+        /* Both arrays are allocated before either is replaced. */
+        uint32_t old = t->slot_capacity, capacity = doubled(old, 8, UINT32_MAX);
+        binding **slots = allocate(array_bytes(0, capacity, sizeof(binding *)), &t->rule_words);
+        uint32_t *free_slots = slots == NULL ? NULL :
+            allocate(array_bytes(0, capacity, sizeof(uint32_t)), &t->rule_words);
+        if (slots == NULL || free_slots == NULL) {
+            deallocate(slots, capacity * sizeof(binding *), &t->rule_words);
+            deallocate(free_slots, capacity * sizeof(uint32_t), &t->rule_words);
+            return CSR_ERR_NOMEM;
+        }
+        if (old > 0) {
+            memcpy(slots, t->slots, old * sizeof(binding *));
+            memcpy(free_slots, t->free_slots, old * sizeof(uint32_t));
+        }
+        deallocate(t->slots, old * sizeof(binding *), &t->rule_words);
+        deallocate(t->free_slots, old * sizeof(uint32_t), &t->rule_words);
+        t->slots = slots;
+        t->free_slots = free_slots;
+        t->slot_capacity = capacity;
+    }
+    *slot = t->slot_count;
+    return CSR_OK;
+}
+
+static void take_slot(csr_table *t, uint32_t slot, binding *b) {
+    if (t->free_slot_count > 0 && t->free_slots[t->free_slot_count - 1] == slot)
+        t->free_slot_count--;
+    else
+        t->slot_count++;
+    t->slots[slot] = b;
+    b->slot = slot;
+    b->version = next_version(t); /* the slot's old entries never match it */
+}
+
+static csr_status new_binding(csr_table *t, Word_t key, binding **out) {
+    uint32_t slot;
+    csr_status status = reserve_slot(t, &slot);
+    if (status != CSR_OK) return status;
+    binding *b = allocate(sizeof(binding), &t->rule_words);
+    if (b == NULL) return CSR_ERR_NOMEM;
+    memset(b, 0, sizeof *b);
+    JError_t error;
+    PPvoid_t p = JudyLGet(t->bindings, key, &error); /* a tombstone to reuse? */
+    if (p != NULL && p != PPJERR) {
+        t->tombstones--;
+    } else if ((p = JudyLIns(&t->bindings, key, &error)) == PPJERR) {
+        deallocate(b, sizeof(binding), &t->rule_words);
+        return judy_status(&error);
+    }
+    *p = b;
+    take_slot(t, slot, b);
+    t->binding_count++;
+    *out = b;
+    return CSR_OK;
+}
+
+/* Releases every rule of `b` and frees it; the index must no longer point to it. Its slot's
+ * cache entries stay behind: the next binding to take the slot has a newer version. */
+static void free_binding(csr_table *t, binding *b) {
+    for (uint32_t i = 0; i < b->count; i++) release_rule(t, &b->rules[i]);
+    stale_diffs(t);
+    t->slots[b->slot] = NULL;
+    t->free_slots[t->free_slot_count++] = b->slot;
+    t->binding_count--;
+    deallocate(b->rules, b->capacity * sizeof(rule), &t->rule_words);
+    deallocate(b, sizeof(binding), &t->rule_words);
+}
+
+/* Rebuilds the index without tombstones once they outnumber live bindings. Optional: on any
+ * failure the old index stays. */
+static void compact(csr_table *t) {
+    if (t->tombstones == 0 ||
+        (t->binding_count > 0 && (t->tombstones < 64 || t->tombstones < t->binding_count)))
+        return;
+    Pvoid_t fresh = NULL;
+    Word_t key = 0;
+    JError_t error;
+    csr_status status = CSR_OK;
+    for (binding *b = next_binding(t, &key, true, &status); b != NULL;
+         b = next_binding(t, &key, false, &status)) {
+        PPvoid_t p = JudyLIns(&fresh, key, &error);
+        if (p == PPJERR) {
+            status = CSR_ERR_NOMEM;
+            break;
+        }
+        *p = b;
+    }
+    Pvoid_t *dropped = status == CSR_OK ? &t->bindings : &fresh;
+    JudyLFreeArray(dropped, &error); /* freeing never allocates */
+    if (status != CSR_OK) return;
+    t->bindings = fresh;
+    t->tombstones = 0;
+}
+
+/* Replaces the binding at `key` with a tombstone, then frees it. Never allocates. */
+static csr_status delete_binding(csr_table *t, Word_t key, binding *b) {
+    JError_t error;
+    PPvoid_t p = JudyLGet(t->bindings, key, &error);
+    if (p == NULL || p == PPJERR) return CSR_ERR_JUDY;
+    *p = NULL;
+    t->tombstones++;
+    free_binding(t, b);
+    compact(t);
+    return CSR_OK;
+}
+
+/* Room for one more rule in `b` (NULL: a binding to create): when it is full, a bigger array in
+ * `*rules`, of `*capacity` rules, for the caller to swap in. */
+static csr_status reserve_rule(csr_table *t, const binding *b, rule **rules, uint32_t *capacity) {
+    if (b != NULL && b->count < b->capacity) return CSR_OK;
+    uint32_t old = b != NULL ? b->capacity : 0;
+    *capacity = doubled(old, 1, UINT32_MAX);
+    if (*capacity == old) return CSR_ERR_NOMEM; /* 2^32 - 1 rules */
+    *rules = allocate(array_bytes(0, *capacity, sizeof(rule)), &t->rule_words);
+    return *rules == NULL ? CSR_ERR_NOMEM : CSR_OK;
+}
+
+/* ---- the mutations ------------------------------------------------------------------- */
+
+static csr_status set_rule(csr_table *t, uint32_t target, uint32_t key_path,
+                           const csr_descriptor *d, csr_value value) {
+    Word_t key = binding_key(target, key_path);
+    binding *b;
+    csr_status status = lookup_binding(t, key, &b);
+    if (status != CSR_OK) return status;
+
+    int64_t found = b == NULL ? -1 : find_rule(t, b, d);
+    /* Allocate everything this call may need before changing anything. */
+    uint32_t pred = NO_PREDICATE;
+    if (d->mode == CSR_CUSTOM && found < 0) {
+        pred = reserve_predicate(t);
+        if (pred == NO_PREDICATE) return CSR_ERR_NOMEM;
+    }
+    rule *rules = NULL;
+    uint32_t capacity = 0;
+    if (found < 0 && reserve_rule(t, b, &rules, &capacity) != CSR_OK) return CSR_ERR_NOMEM;
+    if (b == NULL) {
+        status = new_binding(t, key, &b);
+        if (status != CSR_OK) {
+            deallocate(rules, capacity * sizeof(rule), &t->rule_words);
+            return status;
+        }
+    }
+    if (rules != NULL) {
+        if (b->count > 0) memcpy(rules, b->rules, b->count * sizeof(rule));
+        deallocate(b->rules, b->capacity * sizeof(rule), &t->rule_words);
+        b->rules = rules;
+        b->capacity = capacity;
+    }
+
+    rule r;
+    if (found >= 0) { /* replace: take it out, release the old value, re-insert as newest */
+        r = take_rule(b, (uint32_t)found);
+        void *old_context = NULL;
+        if (r.mode == CSR_CUSTOM) { /* the table owns one reference per set: drop the old */
+            predicate *p = &t->preds[r.predicate];
+            old_context = p->context;
+            p->fn = d->predicate;
+            p->context = d->predicate_context;
+        }
+        if (t->release != NULL) t->release(r.value, old_context, t->release_context);
+    } else {
+        r = (rule){.mask = d->mask, .priority = d->priority, .mode = (uint8_t)d->mode,
+                   .predicate = NO_PREDICATE};
+        if (d->mode == CSR_CUSTOM) {
+            fill_predicate(t, pred, d);
+            r.predicate = pred;
+        }
+        t->rules++;
+    }
+    r.value = value;
+    r.sequence = ++t->sequence;
+    uint32_t at = insertion_index(b, r.priority);
+    memmove(&b->rules[at + 1], &b->rules[at], (size_t)(b->count - at) * sizeof(rule));
+    b->rules[at] = r;
+    b->count++;
+    invalidate(t, b);
+    return CSR_OK;
+}
+
+csr_status csr_set(csr_table *t, uint32_t target, uint32_t key_path, const csr_descriptor *d,
+                   csr_value value) {
+    if (t == NULL || !valid_descriptor(d) || value > CSR_VALUE_MAX) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
+    enter(t);
+    csr_status status = set_rule(t, target, key_path, d, value);
+    leave(t);
+    return status;
+}
+
+static csr_status remove_rule(csr_table *t, uint32_t target, uint32_t key_path,
+                              const csr_descriptor *d) {
+    Word_t key = binding_key(target, key_path);
+    binding *b;
+    csr_status status = lookup_binding(t, key, &b);
+    if (status != CSR_OK) return status;
+    int64_t found = b == NULL ? -1 : find_rule(t, b, d);
+    if (found < 0) return CSR_NOT_FOUND;
+    if (b->count == 1) return delete_binding(t, key, b);
+    rule r = take_rule(b, (uint32_t)found);
+    invalidate(t, b);
+    release_rule(t, &r);
+    return CSR_OK;
+}
+
+csr_status csr_remove(csr_table *t, uint32_t target, uint32_t key_path,
+                      const csr_descriptor *d) {
+    if (t == NULL || !valid_descriptor(d)) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
+    enter(t);
+    csr_status status = remove_rule(t, target, key_path, d);
+    leave(t);
+    return status;
+}
+
+/* Removes every binding with a key in [first, last]. */
+static csr_status remove_range(csr_table *t, Word_t first, Word_t last) {
+    csr_status status = CSR_NOT_FOUND, error = CSR_OK;
+    Word_t key = first;
+    for (binding *b = next_binding(t, &key, true, &error); b != NULL && key <= last;
+         b = next_binding(t, &key, true, &error)) {
+        csr_status removed = delete_binding(t, key, b);
+        if (removed != CSR_OK) return removed;
+        status = CSR_OK;
+    }
+    return error != CSR_OK ? error : status;
+}
+
+csr_status csr_remove_binding(csr_table *t, uint32_t target, uint32_t key_path) {
+    if (t == NULL) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
+    enter(t);
+    Word_t key = binding_key(target, key_path);
+    csr_status status = remove_range(t, key, key);
+    leave(t);
+    return status;
+}
+
+csr_status csr_remove_target(csr_table *t, uint32_t target) {
+    if (t == NULL) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
+    enter(t);
+    csr_status status = remove_range(t, binding_key(target, 0), binding_key(target, UINT32_MAX));
+    leave(t);
+    return status;
+}
+
+CSR_PRIVATE void remove_all(csr_table *t) {
+    release_caches(t);
+    /* Free every binding, then the whole index at once: freeing an array never allocates. */
+    Word_t key = 0;
+    csr_status status = CSR_OK;
+    for (binding *b = next_binding(t, &key, true, &status); b != NULL;
+         b = next_binding(t, &key, false, &status))
+        free_binding(t, b);
+    JError_t error;
+    JudyLFreeArray(&t->bindings, &error);
+    t->bindings = NULL;
+    t->tombstones = 0;
+    t->slot_count = 0;
+    t->free_slot_count = 0;
+    free_scratch(t);
+}
+
+void csr_remove_all(csr_table *t) {
+    if (t == NULL || t->busy) return;
+    enter(t);
+    remove_all(t);
+    leave(t);
+}

@@ -1,0 +1,123 @@
+/*
+ * State caches: per state, a two-level page table of (value, version) entries by slot, found
+ * through `recent` or the cache index; resolving a binding in a state through them (computed
+ * from the rules on a miss, kept when the budget has room). The warm path's reads (recent_cache,
+ * warm_entry) are inline in resolver_internal.h; this file holds what runs when they miss.
+ */
+#include "resolver_internal.h"
+
+/* Placeholders that keep NULL checks off the warm path, never written: a page not allocated yet
+ * is NO_PAGE, whose generation no table reaches, and a middle table not allocated yet is NO_MID,
+ * whose pages are all NO_PAGE. */
+static const page no_page = {.generation = UINT64_MAX};
+#define NO_PAGE ((page *)&no_page)
+#define NO_PAGES_8 NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE
+static page *const no_mid[MID_ENTRIES] = {NO_PAGES_8, NO_PAGES_8, NO_PAGES_8, NO_PAGES_8,
+                                          NO_PAGES_8, NO_PAGES_8, NO_PAGES_8, NO_PAGES_8};
+#define NO_MID ((page **)no_mid)
+
+/* Frees the page tables of `cache` (its item is freed by free_item). */
+CSR_PRIVATE void free_pages(csr_table *t, state_cache *cache) {
+    for (uint32_t r = 0; r < cache->root_count; r++) {
+        page **mid = cache->root[r];
+        if (mid == NO_MID) continue;
+        for (uint32_t i = 0; i < MID_ENTRIES; i++)
+            if (mid[i] != NO_PAGE) deallocate(mid[i], sizeof(page), &t->cache_words);
+        deallocate(mid, MID_BYTES, &t->cache_words);
+    }
+    deallocate(cache->root, cache->root_count * sizeof(page **), &t->cache_words);
+}
+
+
+/* The value of `b` in `state`, computed from its rules: the first that matches wins. */
+static csr_value compute_value(const csr_table *t, const binding *b, uint64_t state) {
+    for (uint32_t i = 0; i < b->count; i++)
+        if (rule_matches(t, &b->rules[i], state)) return b->rules[i].value;
+    return CSR_NO_VALUE;
+}
+
+/* Makes `cache` the most recent entry of its state's set. */
+static void remember_recent(csr_table *t, uint64_t state, state_cache *cache) {
+    unsigned set = recent_slot(state) & ~1u;
+    if (t->recent[set].state != state || t->recent[set].cache == NULL) t->recent[set + 1] = t->recent[set];
+    t->recent[set].state = state;
+    t->recent[set].cache = cache;
+}
+
+/* The cache of `state`, created when missing. NULL when there is none and none could be made
+ * within the budget: callers then compute without caching. */
+CSR_PRIVATE state_cache *cache_for(csr_table *t, uint64_t state) {
+    state_cache *cache = recent_cache(t, state);
+    if (cache == NULL) {
+        item **found = index_find(t, ITEM_STATE, state, 0);
+        if (found != NULL) {
+            cache = (state_cache *)*found;
+        } else {
+            cache = cache_allocate(t, sizeof(state_cache));
+            if (cache == NULL) return NULL;
+            memset(cache, 0, sizeof *cache);
+            if (!add_item(t, &cache->item, ITEM_STATE, state, 0, sizeof(state_cache))) {
+                deallocate(cache, sizeof(state_cache), &t->cache_words);
+                return NULL;
+            }
+            t->state_count++;
+        }
+        remember_recent(t, state, cache);
+    }
+    cache->item.referenced = true;
+    return cache;
+}
+
+/* The entry of `slot` in `cache` (pinned by the caller), its page tables allocated and its page
+ * made current as needed; NULL when there is no room for them. */
+static entry *entry_for(csr_table *t, state_cache *cache, uint32_t slot) {
+    uint32_t r = slot >> ROOT_SHIFT;
+    if (r >= cache->root_count) { /* grow the root to the highest middle table touched */
+        size_t bytes = array_bytes(0, (size_t)r + 1, sizeof(page **));
+        page ***root = cache_allocate(t, bytes);
+        if (root == NULL) return NULL;
+        for (uint32_t i = 0; i <= r; i++) root[i] = i < cache->root_count ? cache->root[i] : NO_MID;
+        deallocate(cache->root, cache->root_count * sizeof(page **), &t->cache_words);
+        cache->root = root;
+        cache->root_count = r + 1;
+    }
+    if (cache->root[r] == NO_MID) {
+        page **mid = cache_allocate(t, MID_BYTES);
+        if (mid == NULL) return NULL;
+        for (uint32_t i = 0; i < MID_ENTRIES; i++) mid[i] = NO_PAGE;
+        cache->root[r] = mid;
+    }
+    page **at = &cache->root[r][(slot >> PAGE_SHIFT) & (MID_ENTRIES - 1)];
+    if (*at == NO_PAGE) {
+        page *p = cache_allocate(t, sizeof(page));
+        if (p == NULL) return NULL;
+        p->generation = t->generation - 1; /* zeroed below */
+        *at = p;
+    }
+    if ((*at)->generation != t->generation) {
+        memset((*at)->entries, 0, sizeof (*at)->entries);
+        (*at)->generation = t->generation;
+    }
+    return &(*at)->entries[slot & (PAGE_ENTRIES - 1)];
+}
+
+/* The value of `b` in `state`, read from or filled into `cache` when it has room. */
+CSR_PRIVATE csr_value cached_value(csr_table *t, state_cache *cache, const binding *b,
+                                   uint64_t state) {
+    entry *e = cache == NULL ? NULL : entry_for(t, cache, b->slot);
+    if (e == NULL) return compute_value(t, b, state);
+    if (e->version != b->version) *e = (entry){compute_value(t, b, state), b->version};
+    return e->value;
+}
+
+/* csr_resolve and csr_resolve_slot when the warm path missed: kept out of line, so that the
+ * warm path needs no stack frame. */
+CSR_PRIVATE __attribute__((noinline)) csr_value resolve_cold(csr_table *t,
+                                                             const binding *b, uint64_t state) {
+    enter(t);
+    state_cache *cache = cache_for(t, state);
+    t->pinned[0] = cache == NULL ? NULL : &cache->item;
+    csr_value value = cached_value(t, cache, b, state);
+    leave(t);
+    return value;
+}
