@@ -1,3 +1,5 @@
+// The text components: Label, and TextView, a control that edits text and posts its changes.
+
 import Foundation
 
 extension Notification.Name {

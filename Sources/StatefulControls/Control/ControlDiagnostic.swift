@@ -1,3 +1,5 @@
+// The controls' diagnostic channel: problems a control met and recovered from.
+
 import Foundation
 
 /// A problem a control detected and recovered from, such as a dependency cycle it stopped.

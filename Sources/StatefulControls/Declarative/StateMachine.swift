@@ -1,3 +1,5 @@
+// Declarative states: the state machine that applies them, running onSet and onUpdate.
+
 import Foundation
 
 /// Applies declarative states to one subject: `subject.state`.

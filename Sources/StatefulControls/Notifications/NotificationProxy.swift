@@ -1,3 +1,5 @@
+// Notification proxies: observers that unregister when their owner goes.
+
 import Foundation
 
 /// A `NotificationCenter` block observer whose lifetime is its owner's.

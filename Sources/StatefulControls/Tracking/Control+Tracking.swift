@@ -1,3 +1,5 @@
+// Touch tracking on a control: begin, continue, end and cancel, turned into events.
+
 extension Control {
     /// Whether the control is tracking a touch.
     public var isTracking: Bool { tracking.isTracking }

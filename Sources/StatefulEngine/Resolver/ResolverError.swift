@@ -1,3 +1,5 @@
+// The errors a resolver throws, from the C table's status codes.
+
 internal import CStateResolver
 
 /// An error from the state resolver.

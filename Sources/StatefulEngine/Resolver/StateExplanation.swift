@@ -1,3 +1,5 @@
+// Explain: why a bound value wins in a state, every candidate in resolution order.
+
 internal import CStateResolver
 
 /// Why a key path of a target gets the value it gets in a state: every rule bound to it, in

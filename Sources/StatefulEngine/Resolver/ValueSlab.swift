@@ -1,3 +1,5 @@
+// The values of a resolver's rules: boxes addressed by the handles the C table stores.
+
 internal import CStateResolver
 
 /// A ``ValueBox`` of any type: a class, so that holding and comparing one costs a pointer.

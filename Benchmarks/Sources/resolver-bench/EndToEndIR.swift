@@ -1,0 +1,112 @@
+// The end-to-end loops counted under callgrind (make bench-ir).
+
+import SeededRandom
+import CBenchSupport
+import StatefulControls
+
+// MARK: - Loops for callgrind
+
+/// A body run inside bench_ir_region, on the main actor.
+@MainActor
+final class MainActorBody {
+    let body: @MainActor () -> Void
+    init(_ body: @escaping @MainActor () -> Void) { self.body = body }
+}
+
+enum EndToEndIR {
+    static let names = ["update-baseline-control", "update-baseline-hand", "update-baseline-hand-always",
+                        "form-control", "form-hand",
+                        "bindings-1000-100pct-control", "bindings-1000-100pct-hand",
+                        "bindings-1000-1pct-control", "bindings-1000-1pct-hand",
+                        "custom-states-8-factors", "custom-states-8-extended-factors", "custom-states-40-factors",
+                        "custom-states-8-predicates", "custom-states-40-predicates"]
+
+    /// Sets the loop up (warm: every state pair it meets was applied before), runs it inside
+    /// bench_ir_region, checks that it did its work (the values shown match the factors), and
+    /// prints the iterations. One iteration is one factor change (one state change for
+    /// bindings-1000).
+    @MainActor
+    static func run(_ name: String, iterations requested: Int) throws {
+        let iterations: Int
+        let body: MainActorBody
+        let check: @MainActor () -> Bool
+        func shows<Button: BenchButton>(_ button: Button) -> Bool {
+            button.appearance == handAppearance(isEnabled: button.isEnabled, isSelected: button.isSelected,
+                                                isHighlighted: button.isHighlighted)
+        }
+        switch name {
+        case "update-baseline-control", "update-baseline-hand", "update-baseline-hand-always":
+            iterations = requested
+            let (control, hand, always) = makeUpdateBaselineButtons(verify: false)
+            switch name {
+            case "update-baseline-control":
+                body = MainActorBody { for step in 0..<iterations { buttonCycleStep(control, step) } }
+                check = { shows(control) }
+            case "update-baseline-hand":
+                body = MainActorBody { for step in 0..<iterations { buttonCycleStep(hand, step) } }
+                check = { shows(hand) }
+            default:
+                body = MainActorBody { for step in 0..<iterations { buttonCycleStep(always, step) } }
+                check = { shows(always) }
+            }
+        case "form-control", "form-hand":
+            iterations = requested
+            let form = Form(valid: benchValidState(), verify: false)
+            let steps = form.steps, controls = form.controls, hands = form.hands
+            if name == "form-control" {
+                body = MainActorBody {
+                    for i in 0..<iterations { let step = steps[i & (Form.stepCount - 1)]; flipFormFactor(controls[step >> 3], step & 7) }
+                }
+                check = { controls.allSatisfy { $0.buttonIsEnabled == $0.isValid } }
+            } else {
+                body = MainActorBody {
+                    for i in 0..<iterations { let step = steps[i & (Form.stepCount - 1)]; flipFormFactor(hands[step >> 3], step & 7) }
+                }
+                check = { hands.allSatisfy { $0.buttonIsEnabled == $0.isValid } }
+            }
+        case _ where name.hasPrefix("custom-states-"):
+            // custom-states-<8|8-extended|40>-<factors|predicates>
+            iterations = requested
+            let shape = name.contains("-8-extended-") ? "extended" : name.contains("-8-") ? "application" : "both"
+            let registration = ManyStatesControl.Registration(rawValue: String(name.split(separator: "-").last!))!
+            let toggle = CustomStateToggle(states: CustomStateToggle.shapes.first { $0.name == shape }!.states, registration: registration)
+            body = MainActorBody { for i in 0..<iterations { toggle.step(i) } }
+            check = { toggle.showsInputs }
+        default:
+            // A 100 % change writes 1,000 values: a thousandth of the iterations keeps callgrind
+            // short; a 1 % change writes 10, a hundredth. An odd count ends away from normal.
+            let all = name.contains("-100pct-")
+            iterations = max(1, requested / (all ? 1000 : 100)) | 1
+            // The Control holds its targets weakly: the loop keeps them alive.
+            let (control, controlTargets, hand, handTargets) = makeBindings1000(verify: false)
+            func expected(_ index: Int, selected: Bool, focused: Bool) -> Int {
+                selected ? index + 1 : focused && index % 100 == 0 ? -(index + 1) : 0
+            }
+            if name.hasSuffix("-control") {
+                body = all
+                    ? MainActorBody { for _ in 0..<iterations { control.isSelected.toggle() } }
+                    : MainActorBody { for _ in 0..<iterations { control.isFocused.toggle() } }
+                check = {
+                    (control.isSelected || control.isFocused) && controlTargets.indices.allSatisfy {
+                        controlTargets[$0].value == expected($0, selected: control.isSelected, focused: control.isFocused)
+                    }
+                }
+            } else {
+                body = all
+                    ? MainActorBody { for _ in 0..<iterations { hand.isSelected.toggle() } }
+                    : MainActorBody { for _ in 0..<iterations { hand.isFocused.toggle() } }
+                check = {
+                    (hand.isSelected || hand.isFocused) && handTargets.indices.allSatisfy {
+                        handTargets[$0].value == expected($0, selected: hand.isSelected, focused: hand.isFocused)
+                    }
+                }
+            }
+        }
+        bench_ir_region({ pointer in
+            MainActor.assumeIsolated { Unmanaged<MainActorBody>.fromOpaque(pointer!).takeUnretainedValue().body() }
+        }, Unmanaged.passUnretained(body).toOpaque())
+        withExtendedLifetime(body) {}
+        guard check() else { fatalError("--ir-loop \(name): the values shown after the loop do not match the factors") }
+        print("iterations: \(iterations)")
+    }
+}
