@@ -75,6 +75,14 @@ final class ValueSlab {
         freeHandles.append(handle)
     }
 
+    /// Takes back what the table holds for a rule it lets go of (or refused): the value at
+    /// `handle`, and the retain on the predicate box in `predicateContext`, both held until
+    /// ``drainReleased()``.
+    func releaseRule(_ handle: csr_value, predicateContext: UnsafeMutableRawPointer?) {
+        remove(handle)
+        if let predicateContext { release(Unmanaged<PredicateBox>.fromOpaque(predicateContext).takeRetainedValue()) }
+    }
+
     /// Values (and predicates) the table let go of, not yet released.
     @exclusivity(unchecked) private var released: [AnyObject] = []
 
