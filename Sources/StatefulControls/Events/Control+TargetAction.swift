@@ -116,8 +116,8 @@ extension Control {
     }
 
     func send(_ event: Event) {
-        guard transitionDepth == 0 else {
-            queuedEvents.append(event)
+        guard !transitions.isOpen else {
+            transitions.queue(event)
             return
         }
         dispatch(event)
