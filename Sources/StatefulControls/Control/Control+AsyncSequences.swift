@@ -1,3 +1,5 @@
+// A control's events and applied states as async sequences.
+
 extension Control {
     /// The events of `events` this control sends, as they are sent, for `for await`:
     ///

@@ -1,3 +1,5 @@
+// How a control lists its reachable states and lints its rules over them.
+
 extension Control {
     /// The states the control can be in: every combination of the bits it can produce — its
     /// built-in factors (``ControlState/highlighted``, ``ControlState/disabled``,

@@ -1,3 +1,6 @@
+// Subscriptions to a control's state, and how a control notifies them (over its
+// SubscriptionState part).
+
 /// A subscription to a control's state, returned by ``Control/subscribe(to:_:)``.
 ///
 /// The subscription lasts until ``ObservationToken/cancel()`` is called or the token is
@@ -51,6 +54,7 @@ extension Control {
         guard !subscriptions.isNotifying, !subscriptions.isEmpty else { return }
         subscriptions.isNotifying = true
         defer { subscriptions.isNotifying = false }
+        let tokens = subscriptions.tokens  // handlers may change the control's other subscription state
         var notified = ControlState?.none
         var rounds = 0
         while notified != appliedState {
@@ -60,7 +64,7 @@ extension Control {
                     "\(type(of: self)): subscription handlers keep changing the state; notifications stopped at [\(appliedState)]"))
             }
             notified = appliedState
-            subscriptions.tokens.forEach { subscription in
+            tokens.forEach { subscription in
                 let applied = appliedState
                 if subscription.isDue(for: applied) { subscription.handler(applied) }
             }

@@ -1,3 +1,5 @@
+// How a control batches factor changes and events in transitions (over its TransitionState part).
+
 extension Control {
     /// Whether a transition is open.
     public var isInTransition: Bool { transitions.isOpen }

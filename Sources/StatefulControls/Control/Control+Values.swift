@@ -1,3 +1,5 @@
+// How a control binds values to states, through its resolver.
+
 extension Control {
     /// Binds `value` to `keyPath` of `target` for the states `descriptor` matches.
     ///

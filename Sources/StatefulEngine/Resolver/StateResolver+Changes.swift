@@ -1,3 +1,5 @@
+// A resolver's diff between two states as bound properties, for a client that sends changes.
+
 internal import CStateResolver
 
 /// One bound property: a target and the key path its values are bound to.

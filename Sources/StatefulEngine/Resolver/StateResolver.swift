@@ -1,3 +1,7 @@
+// The state resolver: its parts, the public API that binds and removes values, the queries, and
+// the internals apply, explain and lint share (applying: +Apply; targets: +Targets; C descriptors:
+// +Descriptors).
+
 internal import CStateResolver
 
 /// Resolves and applies values bound to (target, key path, state descriptor).
@@ -35,8 +39,9 @@ internal import CStateResolver
 public final class StateResolver {
     let table: OpaquePointer
     let slab = ValueSlab()
-    /// The parts, one concern each; accessed in place (unchecked: the resolver is used from one
-    /// isolation domain at a time, and its methods never overlap two accesses to one part).
+    // The parts, one concern each (a value of its own type, a file of its own), accessed in
+    // place: unchecked, as a resolver is used from one isolation domain at a time and no access
+    // to a part lasts across user code (setters, deinits and predicates run between accesses).
     @exclusivity(unchecked) var targets = TargetRegistry()
     @exclusivity(unchecked) var keyPaths = KeyPathIDs()
     @exclusivity(unchecked) var predicateNames = PredicateNames()

@@ -1,3 +1,5 @@
+// A resolver's bound values, by the handles the C table stores, and what the table let go of.
+
 internal import CStateResolver
 
 /// A ``ValueBox`` of any type: a class, so that holding and comparing one costs a pointer.
