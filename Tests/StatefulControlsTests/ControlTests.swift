@@ -54,8 +54,8 @@ struct ControlTests {
         field.setValue("required", for: \.text, of: caption, when: .containing(required))
         // isRequired pushes `required` while true, `optional` while false; the computed
         // properties are read on every evaluation.
-        #expect(field.customStates.map(\.state) == [required, optional, empty, complete])
-        #expect(field.derivedStates.map(\.state) == [empty, complete])
+        #expect(field.registeredStates.all.map(\.state) == [required, optional, empty, complete])
+        #expect(field.registeredStates.derived.map(\.state) == [empty, complete])
         #expect(field.state == [required, empty] && caption.text == "required")
         field.isRequired = false
         #expect(field.state == [optional, empty] && caption.text == "default")

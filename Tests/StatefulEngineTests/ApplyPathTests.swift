@@ -77,6 +77,6 @@ struct ApplyPathTests {
         #expect(target.observed == 2)
         // With every rule removed, nothing is sensitive any more.
         resolver.removeAllValues()
-        #expect(resolver.sensitiveBits == 0)
+        #expect(resolver.applying.sensitiveBits == 0)
     }
 }

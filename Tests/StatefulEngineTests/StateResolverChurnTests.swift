@@ -60,7 +60,7 @@ struct StateResolverChurnTests {
         for round in 0..<2_000 { try resolver.apply(round % 2 == 0 ? .selected : .normal) }
         #expect(resolver.ruleCount == 1)
         // 2,100 targets bound, at most a few hundred ids ever taken.
-        #expect(resolver.nextTargetID < 300)
+        #expect(resolver.targets.nextID < 300)
     }
 
     /// Ever new states stay within the cache budget, and the budget changes only speed:
@@ -98,7 +98,7 @@ struct StateResolverChurnTests {
             try resolver.setValue("\(cycle)", for: \.title, of: target, when: .containing(.selected))
             if cycle % 2 == 0 { resolver.removeValues(of: target) } else { resolver.removeAllValues(); try resolver.setValue("k", for: \.title, of: kept, when: .containing(.selected)) }
         }
-        #expect(resolver.nextTargetID <= 3)
+        #expect(resolver.targets.nextID <= 3)
         try resolver.apply(.selected)
         #expect(kept.title == "k" && resolver.ruleCount == 1)
     }

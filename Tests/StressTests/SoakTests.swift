@@ -69,7 +69,7 @@ struct SoakTests {
         resolver.removeAllValues()
         #expect(resolver.ruleCount == 0 && resolver.bindings.isEmpty && resolver.customNameCount == 0)
         // Ids were reused: never more than the targets alive at once plus those not swept yet.
-        #expect(resolver.nextTargetID < 4_096)
+        #expect(resolver.targets.nextID < 4_096)
         guard measured else { return }
         let report = zip(seconds, resident).enumerated().map { index, sample in
             String(format: "window %d: %.2f µs/op, RSS %.1f MB", index + 1,

@@ -46,12 +46,12 @@ extension Control {
         let (stream, continuation) = AsyncStream.makeStream(of: ControlState.self, bufferingPolicy: .bufferingNewest(limit))
         let end = StreamEnd(continuation)
         let subscription = StateSubscription(nil, appliedState: appliedState) { end.continuation.yield($0) }
-        subscriptions.append(subscription)
-        streamSubscriptions.append(subscription)  // the control keeps it while it lives
+        subscriptions.tokens.append(subscription)
+        subscriptions.streams.append(subscription)  // the control keeps it while it lives
         continuation.onTermination = { [weak self, weak subscription] _ in
             Task { @MainActor in
                 subscription?.cancel()
-                self?.streamSubscriptions.removeAll { $0 === subscription }
+                self?.subscriptions.streams.removeAll { $0 === subscription }
             }
         }
         return stream

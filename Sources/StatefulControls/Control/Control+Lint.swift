@@ -1,3 +1,5 @@
+// How a control lists its reachable states and lints its rules over them.
+
 extension Control {
     /// The states the control can be in: every combination of the bits it can produce — its
     /// built-in factors (``ControlState/highlighted``, ``ControlState/disabled``,
@@ -12,9 +14,9 @@ extension Control {
     ///
     /// - Complexity: O(2^*f*) for the *f* factors: 4 built-in plus one per registered state.
     public var reachableStates: [ControlState] {
-        let factors: [ControlState] = [.highlighted, .disabled, .selected, .focused] + customStates.map(\.state)
+        let factors: [ControlState] = [.highlighted, .disabled, .selected, .focused] + registeredStates.all.map(\.state)
         guard factors.count <= 20 else {
-            misuse("\(type(of: self)).reachableStates: \(factors.count) factors (4 built-in, \(customStates.count) custom states) make 2^\(factors.count) states, too many to list; pass the states the control really reaches to lintRules(reachableStates:)")
+            misuse("\(type(of: self)).reachableStates: \(factors.count) factors (4 built-in, \(registeredStates.all.count) custom states) make 2^\(factors.count) states, too many to list; pass the states the control really reaches to lintRules(reachableStates:)")
         }
         var states: [ControlState] = [[]]
         states.reserveCapacity(1 << factors.count)
@@ -61,7 +63,7 @@ extension Control {
         do {
             return try resolver.lintRules(reachableStates: reachableStates)
         } catch {
-            fatalError("StatefulControls: \(type(of: self)).lintRules(reachableStates:): \(error)")
+            stop(for: error, in: "\(type(of: self)).lintRules(reachableStates:)")
         }
     }
 }

@@ -1,3 +1,6 @@
+// Subscriptions to a control's state, and how a control notifies them (over its
+// SubscriptionState part).
+
 /// A subscription to a control's state, returned by ``Control/subscribe(to:_:)``.
 ///
 /// The subscription lasts until ``ObservationToken/cancel()`` is called or the token is
@@ -39,7 +42,7 @@ extension Control {
     public func subscribe(to descriptor: StateDescriptor,
                           _ handler: @escaping @MainActor (ControlState) -> Void) -> StateSubscription {
         let subscription = StateSubscription(descriptor, appliedState: appliedState, handler: handler)
-        subscriptions.append(subscription)
+        subscriptions.tokens.append(subscription)
         return subscription
     }
 
@@ -48,9 +51,10 @@ extension Control {
     /// (each subscription sees the state applied when it is called), then runs again until
     /// the state settles.
     func notifySubscriptions() {
-        guard !isNotifying, !subscriptions.isEmpty else { return }
-        isNotifying = true
-        defer { isNotifying = false }
+        guard !subscriptions.isNotifying, !subscriptions.isEmpty else { return }
+        subscriptions.isNotifying = true
+        defer { subscriptions.isNotifying = false }
+        let tokens = subscriptions.tokens  // handlers may change the control's other subscription state
         var notified = ControlState?.none
         var rounds = 0
         while notified != appliedState {
@@ -60,7 +64,7 @@ extension Control {
                     "\(type(of: self)): subscription handlers keep changing the state; notifications stopped at [\(appliedState)]"))
             }
             notified = appliedState
-            subscriptions.forEach { subscription in
+            tokens.forEach { subscription in
                 let applied = appliedState
                 if subscription.isDue(for: applied) { subscription.handler(applied) }
             }

@@ -1,11 +1,13 @@
+// How a control batches factor changes and events in transitions (over its TransitionState part).
+
 extension Control {
     /// Whether a transition is open.
-    public var isInTransition: Bool { transitionDepth > 0 }
+    public var isInTransition: Bool { transitions.isOpen }
 
     /// Opens a transition: factor changes are not applied and events sent are queued until the
     /// outermost transition is committed (or ended). Transitions nest.
     public func beginTransition() {
-        transitionDepth += 1
+        transitions.open()
     }
 
     /// Closes a transition. Closing the outermost one applies the state once, then sends the
@@ -34,14 +36,10 @@ extension Control {
     }
 
     private func finishTransition(commit: Bool) {
-        if transitionDepth == 0 {
+        guard transitions.isOpen else {
             misuse("\(type(of: self)).\(commit ? "commitTransition" : "endTransition")() without beginTransition(); pair each beginTransition() with one commit or end, or use performTransition(_:)")
         }
-        transitionDepth -= 1
-        guard transitionDepth == 0 else { return }
-        let events = queuedEvents
-        queuedEvents = []
-        guard commit else { return }
+        guard let events = transitions.close(), commit else { return }
         applyState()
         for event in events { dispatch(event) }
     }

@@ -1,3 +1,5 @@
+// How a control binds values to states, through its resolver.
+
 extension Control {
     /// Binds `value` to `keyPath` of `target` for the states `descriptor` matches.
     ///
@@ -25,7 +27,7 @@ extension Control {
         do {
             try resolver.setValue(value, for: keyPath, of: target, when: descriptor)
         } catch {
-            fatalError("StatefulControls: \(type(of: self)).setValue(_:for:of:when:): \(error)")
+            stop(for: error, in: "\(type(of: self)).setValue(_:for:of:when:)")
         }
     }
 
@@ -104,7 +106,7 @@ extension Control {
         do {
             return try resolver.changedProperties(from: old, to: new)
         } catch {
-            fatalError("StatefulControls: \(type(of: self)).changedProperties(from:to:): \(error)")
+            stop(for: error, in: "\(type(of: self)).changedProperties(from:to:)")
         }
     }
 

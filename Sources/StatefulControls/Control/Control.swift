@@ -1,3 +1,6 @@
+// The base class of controls: its factors, the state computed from them, and how a change of
+// state is applied (its other concerns: the Control+… files, and the parts it stores).
+
 public import Observation
 
 /// The base class of controls: a state computed from boolean factors, values bound to states,
@@ -45,39 +48,24 @@ open class Control: View, Observable {
 
     /// The state bits of the four built-in factors, stored as the state has them.
     @exclusivity(unchecked) private var factors: ControlState = []
-    /// Reports reads and changes of ``state`` and the factors to Observation (see
-    /// ``Control`` and `withObservationTracking`).
-    let observationRegistrar = ObservationRegistrar()
-    /// What was read through the observable getters since its last change was reported: only
-    /// those changes are reported (Observation's tracking is one-shot: an observer reads again
-    /// to observe again), so a control no one observes pays no registrar call. Factor bits, and
-    /// `stateBit` for ``state``.
-    @exclusivity(unchecked) private var readSinceReported: ControlState = []
-    /// The state when ``state`` was last read: a change is reported when the state differs.
-    @exclusivity(unchecked) private var observedState: ControlState = []
-    private static var stateBit: ControlState { ControlState(rawValue: 1 << 63) }
+    // The parts of the control's state, one concern each (a value of its own type, a file of
+    // its own), accessed in place: unchecked, as a control lives on the main actor and no access
+    // to a part lasts across user code (handlers and predicates run on copies or references).
 
+    /// Reports reads and changes of ``state`` and the factors to Observation (see ``Control``
+    /// and `withObservationTracking`), for what ``observation`` records as read.
+    let observationRegistrar = ObservationRegistrar()
+    @exclusivity(unchecked) var observation = ObservationState()
     let resolver = StateResolver()
-    /// Every registered custom state, in registration order: ``reachableStates`` and the
-    /// duplicate check read them.
-    @exclusivity(unchecked) var customStates: [CustomState] = []
-    /// The registered states derived on every evaluation (predicates, and properties that are
-    /// not a `@StateFactor` of their own).
-    @exclusivity(unchecked) var derivedStates: [DerivedState] = []
-    /// The registered states pushed by their `@StateFactor` when it changes, those now on.
-    @exclusivity(unchecked) private var pushedStates: ControlState = []
-    let subscriptions = WeakTokens<StateSubscription>()
-    /// The subscriptions of ``appliedStates(bufferingNewest:)``, kept while the control lives.
-    var streamSubscriptions: [StateSubscription] = []
-    @exclusivity(unchecked) var isNotifying = false
-    @exclusivity(unchecked) var transitionDepth = 0
-    /// The propagation queue (see ``applyState()``), whether the control waits in it, and how
-    /// often it was queued in the current drain (`propagationDrain`).
+    /// The custom states registered with `register(_:for:inverted:named:)` and
+    /// ``StateConfigurable/register(_:named:when:)``.
+    @exclusivity(unchecked) var registeredStates = RegisteredStates()
+    @exclusivity(unchecked) var subscriptions = SubscriptionState()
+    @exclusivity(unchecked) var transitions = TransitionState()
+    /// The propagation queue (see ``applyState()``), and this control's entry in it.
     let propagation = Propagation.shared
-    @exclusivity(unchecked) var isQueuedToApply = false
-    @exclusivity(unchecked) var propagationRounds = 0
-    @exclusivity(unchecked) var propagationDrain: UInt = 0
-    var queuedEvents: [Event] = []
+    @exclusivity(unchecked) var propagationEntry = Propagation.Entry()
+    /// The target–action registrations, in the order they were added.
     var registrations: [ActionRegistration] = []
     var tracking = TrackingState()
 
@@ -145,16 +133,16 @@ open class Control: View, Observable {
     public var state: ControlState {
         observationRegistrar.access(self, keyPath: Self.stateKeyPath)
         let state = currentState
-        readSinceReported.insert(Self.stateBit)
-        observedState = state
+        observation.readSinceReported.insert(ObservationState.stateBit)
+        observation.observedState = state
         return state
     }
 
     /// ``state``, without reporting the read to Observation.
     var currentState: ControlState {
-        var state = factors.union(pushedStates)
-        if derivedStates.isEmpty { return state }
-        for derived in derivedStates where derived.isActive(self) { state.insert(derived.state) }
+        var state = factors.union(registeredStates.pushed)
+        if registeredStates.derived.isEmpty { return state }
+        for derived in registeredStates.derived where derived.isActive(self) { state.insert(derived.state) }
         return state
     }
 
@@ -167,14 +155,14 @@ open class Control: View, Observable {
 
     private func factor(_ bit: ControlState, _ keyPath: @autoclosure () -> KeyPath<Control, Bool>) -> Bool {
         observationRegistrar.access(self, keyPath: keyPath())
-        readSinceReported.insert(bit)
+        observation.readSinceReported.insert(bit)
         return factors.contains(bit)
     }
 
     /// Sets or clears a built-in factor's bit, updating the state when it changes.
     private func setFactor(_ bit: ControlState, _ isOn: Bool, _ keyPath: @autoclosure () -> KeyPath<Control, Bool>) {
         guard factors.contains(bit) != isOn else { return }
-        if readSinceReported.contains(bit) {
+        if observation.readSinceReported.contains(bit) {
             reportChange(of: bit, keyPath())
         } else {
             factors.formSymmetricDifference(bit)
@@ -187,7 +175,7 @@ open class Control: View, Observable {
     /// checked for main-actor isolation at every call.
     @inline(never)
     private func reportChange(of bit: ControlState, _ keyPath: KeyPath<Control, Bool>) {
-        readSinceReported.remove(bit)
+        observation.readSinceReported.remove(bit)
         observationRegistrar.willSet(self, keyPath: keyPath)
         factors.formSymmetricDifference(bit)
         observationRegistrar.didSet(self, keyPath: keyPath)
@@ -196,8 +184,8 @@ open class Control: View, Observable {
     /// Reports a change of ``state`` to Observation if it differs from what was read.
     @inline(never)
     private func reportStateChange() {
-        guard currentState != observedState else { return }
-        readSinceReported.remove(Self.stateBit)
+        guard currentState != observation.observedState else { return }
+        observation.readSinceReported.remove(ObservationState.stateBit)
         observationRegistrar.willSet(self, keyPath: Self.stateKeyPath)
         observationRegistrar.didSet(self, keyPath: Self.stateKeyPath)
     }
@@ -211,8 +199,8 @@ open class Control: View, Observable {
     /// Factor changes call this for you. Call it after changing something a custom-state
     /// predicate reads that is not a ``StateFactor``.
     public func updateState() {
-        if readSinceReported.contains(Self.stateBit) { reportStateChange() }
-        guard transitionDepth == 0 else { return }
+        if observation.readSinceReported.contains(ObservationState.stateBit) { reportStateChange() }
+        guard !transitions.isOpen else { return }
         applyState()
     }
 
@@ -232,8 +220,9 @@ open class Control: View, Observable {
         propagation.finishDraining()
     }
 
+    /// Applies the control's own state (the propagation's queue calls it too).
     @inline(__always)
-    fileprivate func applyOwnState() {
+    func applyOwnState() {
         let wasWriting = propagation.isWriting
         propagation.isWriting = true
         do {
@@ -246,114 +235,5 @@ open class Control: View, Observable {
         // A nested apply (from a setter) is finished by the outer one, which notifies.
         guard !subscriptions.isEmpty, !resolver.isApplyingChanges else { return }
         notifySubscriptions()
-    }
-}
-
-/// The queue of controls whose state changed during another control's apply (one per
-/// process: controls live on the main actor).
-@MainActor
-final class Propagation {
-    static let shared = Propagation()
-
-    /// Whether a control's apply is running: it runs the queue when done.
-    @exclusivity(unchecked) var isDraining = false
-    /// Whether a control's resolver is writing bound values: a control whose state changes
-    /// now (a dependency) waits in the queue.
-    @exclusivity(unchecked) var isWriting = false
-    @exclusivity(unchecked) private var queue: ContiguousArray<Control> = []
-    @exclusivity(unchecked) private var head = 0
-    /// Numbers the drains, so that a control's count of applies in this one starts at 0.
-    @exclusivity(unchecked) private var drain: UInt = 0
-
-    /// Queues `control` unless it is queued already; a control queued more than
-    /// `StateResolver.maximumRounds` times in one drain is in a dependency cycle and is dropped
-    /// with a diagnostic.
-    func enqueue(_ control: Control) {
-        if control.isQueuedToApply { return }
-        if control.propagationDrain != drain { (control.propagationDrain, control.propagationRounds) = (drain, 0) }
-        control.propagationRounds += 1
-        guard control.propagationRounds <= StateResolver.maximumRounds else {
-            if control.propagationRounds == StateResolver.maximumRounds + 1 {
-                Control.diagnosticHandler(ControlDiagnostic(
-                    "\(type(of: control)): applying the state did not settle: controls keep changing each other's state (a dependency cycle); stopped at [\(control.appliedState)]"))
-            }
-            return
-        }
-        control.isQueuedToApply = true
-        queue.append(control)
-    }
-
-    var hasQueued: Bool { !queue.isEmpty }
-
-    /// Applies the queued controls in order; those they change join the queue.
-    @inline(never)
-    func applyQueued() {
-        while head < queue.count {
-            let control = queue[head]
-            head += 1
-            control.isQueuedToApply = false
-            control.applyOwnState()
-        }
-        queue.removeAll(keepingCapacity: queue.count <= 1024)
-        head = 0
-    }
-
-    func finishDraining() {
-        isDraining = false
-        drain &+= 1
-    }
-}
-
-/// A custom state registered on a control.
-struct CustomState {
-    let state: ControlState
-    let source: String
-}
-
-/// A custom state evaluated on every derivation of the control's state.
-struct DerivedState {
-    let state: ControlState
-    let isActive: @MainActor (Control) -> Bool
-}
-
-extension Control {
-    /// Stops the program unless `state` may be registered on this control: not empty, within
-    /// `range` (the application ranges for apps, the reserved range for the library's own
-    /// components), and not registered already.
-    func checkRegistration(of state: ControlState, source: String, in range: ControlState) {
-        let name = "\(type(of: self)).register"
-        guard !state.isEmpty else {
-            misuse("\(name): an empty state for \(source); register a state from ControlState.allocate(named:in:)")
-        }
-        guard range.isSuperset(of: state) else {
-            misuse("\(name): state \(state.hexadecimal) for \(source) lies outside \(range.rangeDescription); allocate custom states with ControlState.allocate(named:in:)")
-        }
-        if let clash = customStates.first(where: { !$0.state.isDisjoint(with: state) }) {
-            misuse("\(name): state [\(state)] for \(source) is already registered on this control for \(clash.source); register each state once per control")
-        }
-    }
-
-    /// Registers a custom state evaluated by `isActive` on every derivation (checked by
-    /// ``checkRegistration(of:source:in:)``).
-    func registerDerivedState(_ state: ControlState, source: String, isActive: @escaping @MainActor (Control) -> Bool) {
-        customStates.append(CustomState(state: state, source: source))
-        derivedStates.append(DerivedState(state: state, isActive: isActive))
-        updateState()
-    }
-
-    /// Registers a custom state its factor pushes when it changes (see ``pushState(on:off:)``),
-    /// on now when `isOn` (checked by ``checkRegistration(of:source:in:)``).
-    func registerPushedState(_ state: ControlState, source: String, isOn: Bool) {
-        customStates.append(CustomState(state: state, source: source))
-        if isOn { pushedStates.formUnion(state) }
-        updateState()
-    }
-
-    /// Sets the bits of `on`, clears those of `off` and updates the state: what a `@StateFactor`
-    /// registered for custom states calls when its value changes.
-    @usableFromInline
-    final func pushState(on: ControlState, off: ControlState) {
-        pushedStates = pushedStates.subtracting(off).union(on)
-        updateState()
     }
 }

@@ -1,3 +1,5 @@
+// How a control registers targets and actions and sends events to them.
+
 /// One registration: a selector and its target (or the responder chain), or a closure action.
 final class ActionRegistration {
     let action: ControlAction
@@ -116,8 +118,8 @@ extension Control {
     }
 
     func send(_ event: Event) {
-        guard transitionDepth == 0 else {
-            queuedEvents.append(event)
+        guard !transitions.isOpen else {
+            transitions.queue(event)
             return
         }
         dispatch(event)

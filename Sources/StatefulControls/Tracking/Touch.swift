@@ -22,9 +22,3 @@ public struct Touch: Hashable, Sendable {
         self.timestamp = timestamp
     }
 }
-
-/// A control's tracking of its current touch.
-struct TrackingState {
-    var isTracking = false
-    var isTouchInside = false
-}

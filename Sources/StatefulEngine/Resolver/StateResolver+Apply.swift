@@ -1,3 +1,5 @@
+// How a resolver applies a state: the rounds of its apply loop, the writes, and the diff it reads.
+
 internal import CStateResolver
 
 extension StateResolver {
@@ -25,11 +27,8 @@ extension StateResolver {
     @discardableResult
     public func apply(_ state: ControlState) throws(ResolverError) -> Int {
         checkNotEvaluating("apply(_:)")
-        requestedState = state
-        guard !isApplying else { return 0 }
-        isApplying = true
-        applyCount &+= 1
-        if applyCount & 7 == 0 { sweepDeadTargets(1) }
+        guard applying.begin(state) else { return 0 }
+        if applying.sweepsDeadTargets { sweepDeadTargets(1) }
         let writes: Int
         do { writes = try applyRounds() } catch {
             finishApplying()
@@ -41,30 +40,23 @@ extension StateResolver {
 
     @inline(__always)
     private func finishApplying() {
-        isApplying = false
-        if !retired.isEmpty || slab.hasReleased { releaseAfterApplying() }
+        applying.isApplying = false
+        if !bindings.retired.isEmpty || slab.hasReleased { releaseAfterApplying() }
     }
 
-    /// Applies ``requestedState`` until setters stop changing it; returns the writes.
+    /// Applies the requested state until setters stop changing it; returns the writes.
     @inline(__always)
     private func applyRounds() throws(ResolverError) -> Int {
         var writes = 0, rounds = 0
-        while appliedState != requestedState {
-            rounds += 1
-            guard rounds <= Self.maximumRounds else {
-                requestedState = appliedState
-                throw .cycle
-            }
-            let from = appliedState, to = requestedState
-            applied = to
-            guard (from.rawValue ^ to.rawValue) & sensitiveBits != 0 else { continue }
-            try beginChanges(from: from, to: to)
-            let stamp = mutationCount
-            while let change = pending.next() {
+        while let round = try applying.nextRound(&rounds) {
+            guard applying.distinguishes(round.from, round.to) else { continue }
+            try beginChanges(from: round.from, to: round.to)
+            let stamp = applying.mutationCount
+            while let change = applying.pending.next() {
                 guard let binding = binding(for: change) else { continue }
                 // A setter that bound or removed values made the list stale: resolve again.
                 let written = binding._withUnsafeGuaranteedRef { binding in
-                    stamp == mutationCount ? write(binding, Self.handle(change.new_value)) : sync(binding)
+                    stamp == applying.mutationCount ? write(binding, Self.handle(change.new_value)) : sync(binding)
                 }
                 if written { writes += 1 }
             }
@@ -76,68 +68,27 @@ extension StateResolver {
     /// let go of; their deinits (user code) run after it, and may call back.
     @inline(never)
     private func releaseAfterApplying() {
-        let bindings = retired
-        retired = []
+        let bindings = self.bindings.takeRetired()
         withExtendedLifetime(bindings) {}
         drainReleased()
     }
 
     private static func handle(_ value: csr_value) -> csr_value? { value == CSR_NO_VALUE ? nil : value }
 
-    /// Starts ``pending`` on the bindings whose value differs between two states: the C diff,
+    /// Starts the pending changes on the bindings whose value differs between two states: the C diff,
     /// read in place; when the table has no memory for a diff list, pair by pair (resolving
     /// never fails for lack of memory).
     func beginChanges(from: ControlState, to: ControlState) throws(ResolverError) {
         var pointer: UnsafePointer<csr_change>?
         var count = 0
         let status = evaluating { csr_diff(table, UInt64(from.rawValue), UInt64(to.rawValue), &pointer, &count) }
-        if status == CSR_OK { return pending.begin(UnsafeBufferPointer(start: pointer, count: count)) }
+        if status == CSR_OK { return applying.pending.begin(UnsafeBufferPointer(start: pointer, count: count)) }
         guard status == CSR_ERR_NOMEM else { throw .corrupted }
-        pending.begin(owning: bindings.keys.sorted().compactMap { key in
+        applying.pending.begin(owning: bindings.sortedKeys.compactMap { key in
             let old = resolve(key, in: from), new = resolve(key, in: to)
             guard old != new else { return nil }
             return csr_change(target: UInt32(key >> 32), key_path: UInt32(truncatingIfNeeded: key),
                               old_value: old ?? CSR_NO_VALUE, new_value: new ?? CSR_NO_VALUE, slot: UInt32.max)
         })
-    }
-}
-
-/// The changes an apply is writing. They are read in place, from memory the C table owns until
-/// its next mutation; ``detach()`` copies the ones not handed out yet before such a call.
-struct PendingChanges {
-    private var borrowed = UnsafeBufferPointer<csr_change>(start: nil, count: 0)
-    private var owned: [csr_change] = []
-    private var index = 0
-
-    mutating func begin(_ changes: UnsafeBufferPointer<csr_change>) {
-        borrowed = changes
-        if !owned.isEmpty { owned = [] }
-        index = 0
-    }
-
-    mutating func begin(owning changes: [csr_change]) {
-        borrowed = UnsafeBufferPointer(start: nil, count: 0)
-        owned = changes
-        index = 0
-    }
-
-    @inline(__always)
-    mutating func next() -> csr_change? {
-        if borrowed.baseAddress != nil {
-            guard index < borrowed.count else { return nil }
-            defer { index += 1 }
-            return borrowed[index]
-        }
-        guard index < owned.count else { return nil }
-        defer { index += 1 }
-        return owned[index]
-    }
-
-    /// Copies the changes not handed out yet, before a table call frees the memory they are in.
-    mutating func detach() {
-        guard borrowed.baseAddress != nil else { return }
-        owned = Array(borrowed[index...])
-        borrowed = UnsafeBufferPointer(start: nil, count: 0)
-        index = 0
     }
 }

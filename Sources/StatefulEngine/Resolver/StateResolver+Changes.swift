@@ -1,3 +1,5 @@
+// A resolver's diff between two states as bound properties, for a client that sends changes.
+
 internal import CStateResolver
 
 /// One bound property: a target and the key path its values are bound to.
@@ -44,7 +46,7 @@ extension StateResolver {
     ///   before (by an apply or by this call); O(*n*) in the bound properties the first time.
     public func changedProperties(from old: ControlState, to new: ControlState) throws(ResolverError) -> [BoundProperty] {
         checkNotEvaluating("changedProperties(from:to:)")
-        if isApplying { pending.detach() }  // a new diff may free the one an apply is reading
+        if applying.isApplying { applying.pending.detach() }  // a new diff may free the one an apply is reading
         var pointer: UnsafePointer<csr_change>?
         var count = 0
         try ResolverError.check(evaluating { csr_diff(table, UInt64(old.rawValue), UInt64(new.rawValue), &pointer, &count) })

@@ -1,3 +1,7 @@
+// The state resolver: its parts, the public API that binds and removes values, the queries, and
+// the internals apply, explain and lint share (applying: +Apply; targets: +Targets; C descriptors:
+// +Descriptors).
+
 internal import CStateResolver
 
 /// Resolves and applies values bound to (target, key path, state descriptor).
@@ -35,65 +39,27 @@ internal import CStateResolver
 public final class StateResolver {
     let table: OpaquePointer
     let slab = ValueSlab()
-    private var targetIDs: [ObjectIdentifier: UInt32] = [:]
-    private var targets: [UInt32: BoundTarget] = [:]
-    /// Key paths by the property they lead to (see ``PropertyPath``), and the cache in front.
-    private var keyPathIDs: [KeyPathFromClass: UInt32] = [:]
-    private var propertyIDs: [PropertyPath: UInt32] = [:]
-    private(set) var bindings: [UInt64: Binding] = [:]
-    /// The bindings by their C slot (see `csr_slot`), so that a change of the diff finds its
-    /// binding without a lookup; checked against the change's key, as slots are reused.
-    /// Unretained: ``bindings`` owns them, and ``retired`` keeps the ones removed during an
-    /// apply alive until it ends, so the apply loop borrows each binding without a retain.
-    @exclusivity(unchecked) private var bindingsBySlot: ContiguousArray<Unmanaged<Binding>?> = []
-    /// Bindings removed while an apply runs (by a setter, a deinit, or a dead target's purge):
-    /// the apply may be writing one of them. Released when the outermost apply ends.
-    @exclusivity(unchecked) var retired: [Binding] = []
-    /// The state bits some rule can tell apart: a state change within the other bits changes no
-    /// value, and ``apply(_:)`` only moves ``appliedState``. Grows with the rules (an `exactly`
-    /// or custom rule makes it every bit) and is reset when no rule is left.
-    @exclusivity(unchecked) private(set) var sensitiveBits: UInt = 0
-    /// The changes an apply is writing: read in place from the C table, and copied before any
-    /// table call that could free them (a setter that binds or removes values).
-    @exclusivity(unchecked) var pending = PendingChanges()
-    /// Custom descriptors' names by id, and the number of rules (predicate boxes the table
-    /// holds) of each: a name is forgotten with its last rule.
-    private var predicateIDs: [String: UInt64] = [:]
-    private var predicates: [UInt64: (name: String, box: PredicateBox, rules: Int)] = [:]
-    private var lastPredicateID: UInt64 = 0
+    // The parts, one concern each (a value of its own type, a file of its own), accessed in
+    // place: unchecked, as a resolver is used from one isolation domain at a time and no access
+    // to a part lasts across user code (setters, deinits and predicates run between accesses).
+    @exclusivity(unchecked) var targets = TargetRegistry()
+    @exclusivity(unchecked) var keyPaths = KeyPathIDs()
+    @exclusivity(unchecked) var predicateNames = PredicateNames()
+    @exclusivity(unchecked) var bindings = BindingStore()
+    @exclusivity(unchecked) var applying: ApplyState
+
     /// The number of custom descriptor names some rule uses.
-    var customNameCount: Int { predicateIDs.count }
-    private(set) var nextTargetID: UInt32 = 1
-    /// Ids of targets that went, reused before new ones are taken (the table holds no rule of
-    /// them).
-    private var freeTargetIDs: [UInt32] = []
-    /// Every bound target, in no particular order, and the next one ``sweepDeadTargets(_:)``
-    /// checks.
-    @exclusivity(unchecked) private var sweepList: ContiguousArray<BoundTarget> = []
-    @exclusivity(unchecked) private var sweepCursor = 0
-    @exclusivity(unchecked) var applyCount: UInt = 0
-    /// Counts the rule mutations a setter can make (binding and removing values), so an apply
-    /// can tell that its change list went stale. Purging a dead target does not count: its
-    /// changes are skipped (its bindings are gone; its id is only reused by a later bind, which
-    /// counts) and no other binding's value moves.
-    @exclusivity(unchecked) private(set) var mutationCount = 0
-    /// True while a C call that can run custom predicates is under way: a predicate that
-    /// calls back into the resolver is a misuse, stopped by ``checkNotEvaluating(_:)``.
-    @exclusivity(unchecked) private var isEvaluating = false
-    @exclusivity(unchecked) var isApplying = false
+    var customNameCount: Int { predicateNames.count }
+
     /// Whether an ``apply(_:)`` is running. A getter, not the stored property: another module
     /// accessing the property directly would add a runtime exclusivity check of its own.
-    package var isApplyingChanges: Bool { isApplying }
-    @exclusivity(unchecked) var requestedState: ControlState
+    package var isApplyingChanges: Bool { applying.isApplying }
 
     /// The most rounds one ``apply(_:)`` runs when setters keep changing the state.
     package static let maximumRounds = 64
 
     /// The state whose values are applied.
-    public var appliedState: ControlState { applied }
-    /// Stored apart from the public getter: a client module accessing a public stored property
-    /// directly adds a runtime exclusivity check of its own.
-    @exclusivity(unchecked) var applied: ControlState
+    public var appliedState: ControlState { applying.applied }
 
     /// Creates an empty resolver whose values count as applied for `state`.
     public init(state: ControlState = .normal) {
@@ -101,16 +67,13 @@ public final class StateResolver {
         // The table calls this mid-mutation: values are only parked, and released (their
         // deinits run) once the C call has returned, by `drainReleased()`.
         let status = csr_table_create(&table, { value, predicateContext, context in
-            let slab = Unmanaged<ValueSlab>.fromOpaque(context!).takeUnretainedValue()
-            slab.remove(value)
-            if let predicateContext { slab.release(Unmanaged<PredicateBox>.fromOpaque(predicateContext).takeRetainedValue()) }
+            Unmanaged<ValueSlab>.fromOpaque(context!).takeUnretainedValue().releaseRule(value, predicateContext: predicateContext)
         }, Unmanaged.passUnretained(slab).toOpaque())
         guard status == CSR_OK, let table else {
-            fatalError("StatefulControls: StateResolver cannot create its rule table: out of memory")
+            resourceExhausted("StateResolver cannot create its rule table: out of memory")
         }
         self.table = table
-        self.applied = state
-        self.requestedState = state
+        self.applying = ApplyState(applied: state)
     }
 
     deinit { csr_table_destroy(table) }
@@ -134,40 +97,44 @@ public final class StateResolver {
         checkNotEvaluating("setValue(_:for:of:when:)")
         sweepDeadTargets(2)  // bounded work that keeps dead targets from piling up
         let bound = try self.target(for: target)
-        let keyPathID = self.keyPathID(keyPath, of: target)
+        let keyPathID = keyPaths.id(keyPath, of: target)
         let key = Self.key(bound.id, keyPathID)
-        let existing = bindings[key]
-        if existing == nil {
+        let isNew = bindings[key] == nil
+        if isNew {
             let defaultValue = ValueBox(target[keyPath: keyPath])
             let writer = processStrategy.writer(keyPath, targetClass: type(of: target as AnyObject), box: defaultValue)
-            bindings[key] = Binding(target: bound, keyPathID: keyPathID, writer: writer, defaultValue: defaultValue)
+            bindings.insert(Binding(target: bound, keyPathID: keyPathID, writer: writer, defaultValue: defaultValue))
             bound.keyPathIDs.insert(keyPathID)
         }
         do {
-            let handle = try slab.insert(ValueBox(value))
-            var cDescriptor = self.cDescriptor(forSetting: descriptor)
-            pending.detach()
-            let status = csr_set(table, bound.id, keyPathID, &cDescriptor, handle)
-            if status != CSR_OK {
-                slab.remove(handle)
-                if let context = cDescriptor.predicate_context { slab.release(Unmanaged<PredicateBox>.fromOpaque(context).takeRetainedValue()) }
-                drainReleased()
-                try ResolverError.check(status)
-            }
+            try addRule(value, when: descriptor, to: bound, keyPathID)
         } catch {
-            if existing == nil { forget(key) }
+            if isNew { forget(key) }
             throw error
         }
-        mutationCount += 1
-        sensitiveBits |= descriptor.sensitiveBits
+        applying.mutationCount += 1
+        applying.sensitiveBits |= descriptor.sensitiveBits
         drainReleased()
+        // A deinit drained just now may have removed the binding.
         guard let binding = bindings[key] else { return }
         var slot: UInt32 = 0
         Self.expectSuccess(csr_slot(table, bound.id, keyPathID, &slot))
-        binding.slot = slot
-        if bindingsBySlot.count <= Int(slot) { bindingsBySlot.append(contentsOf: repeatElement(nil, count: Int(slot) + 1 - bindingsBySlot.count)) }
-        bindingsBySlot[Int(slot)] = Unmanaged.passUnretained(binding)
+        bindings.index(binding, at: slot)
         sync(binding)
+    }
+
+    /// Adds the rule binding `value` for `descriptor` to the table; when the table refuses it,
+    /// takes back what was made for it (released by the drain) and throws.
+    private func addRule<Value>(_ value: Value, when descriptor: StateDescriptor, to bound: BoundTarget,
+                                _ keyPathID: UInt32) throws(ResolverError) {
+        let handle = try slab.insert(ValueBox(value))
+        var cDescriptor = self.cDescriptor(forSetting: descriptor)
+        applying.pending.detach()
+        let status = csr_set(table, bound.id, keyPathID, &cDescriptor, handle)
+        guard status != CSR_OK else { return }
+        slab.releaseRule(handle, predicateContext: cDescriptor.predicate_context)
+        drainReleased()
+        try ResolverError.check(status)
     }
 
     /// Removes the value bound to `keyPath` of `target` for exactly `descriptor` (same identity).
@@ -183,11 +150,11 @@ public final class StateResolver {
         checkNotEvaluating("removeValue(for:of:when:)")
         // A custom name no rule uses cannot match a rule (and is not remembered).
         guard let binding = binding(keyPath, of: target), var cDescriptor = existingCDescriptor(descriptor) else { return false }
-        pending.detach()
+        applying.pending.detach()
         let status = csr_remove(table, binding.target.id, binding.keyPathID, &cDescriptor)
         Self.expectSuccess(status)
         guard status == CSR_OK else { return false }
-        mutationCount += 1
+        applying.mutationCount += 1
         drainReleased()
         settle([binding])
         return true
@@ -222,17 +189,17 @@ public final class StateResolver {
     /// - Complexity: O(*n* + *r*) in the bound pairs and rules.
     public func removeAllValues() {
         checkNotEvaluating("removeAllValues()")
-        remove(bindings.keys.sorted().map { bindings[$0]! }) {
+        remove(bindings.sortedKeys.map { bindings[$0]! }) {
             csr_remove_all(table)
-            sensitiveBits = 0
+            applying.sensitiveBits = 0
         }
     }
 
     /// Removes bindings through `removeRules`, then settles them in first-bind order.
     private func remove(_ removed: [Binding], removeRules: () -> Void) {
-        pending.detach()
+        applying.pending.detach()
         removeRules()
-        mutationCount += 1
+        applying.mutationCount += 1
         drainReleased()
         settle(removed)
     }
@@ -281,7 +248,7 @@ public final class StateResolver {
         get { Int(stats.cache_budget) }
         set {
             guard newValue >= 0 else { misuse("StateResolver.cacheBudget set to \(newValue); a budget is a number of bytes, 0 or more") }
-            pending.detach()  // the diff an apply is reading may be evicted
+            applying.pending.detach()  // the diff an apply is reading may be evicted
             Self.expectSuccess(csr_set_cache_budget(table, newValue))
         }
     }
@@ -319,15 +286,15 @@ public final class StateResolver {
     /// back is stopped instead of corrupting the table mid-computation.
     @inline(__always)
     func evaluating<Result>(_ call: () -> Result) -> Result {
-        isEvaluating = true
-        defer { isEvaluating = false }
+        applying.isEvaluating = true
+        defer { applying.isEvaluating = false }
         return call()
     }
 
     /// Stops the program when a custom predicate calls back into the resolver.
     @inline(__always)
     func checkNotEvaluating(_ method: @autoclosure () -> String) {
-        if isEvaluating {
+        if applying.isEvaluating {
             misuse("StateResolver.\(method()) called from a custom predicate; a predicate must be a pure function of the state (its results are cached) and must not call the resolver")
         }
     }
@@ -355,7 +322,10 @@ public final class StateResolver {
     }
 
     /// Writes the binding's value for the applied state, if it does not hold it already.
-    @discardableResult
+    ///
+    /// Out of line: the apply loop calls it only when its change list went stale, and inlined
+    /// there, the address of its C call's out-parameter keeps a register for the whole loop.
+    @discardableResult @inline(never)
     func sync(_ binding: Binding) -> Bool {
         write(binding, resolve(binding.key, in: appliedState))
     }
@@ -367,201 +337,26 @@ public final class StateResolver {
         return count
     }
 
-    /// The descriptor of a rule of the C table, as `csr_explain` (a candidate's `rule`) and
-    /// `csr_lint` (a lint rule's `rule`) report it.
-    func descriptor(of rule: csr_rule) -> StateDescriptor {
-        let state = ControlState(rawValue: UInt(rule.mask))
-        switch rule.mode {
-        case CSR_EXACTLY: return .exactly(state, priority: rule.priority)
-        case CSR_CONTAINING: return .containing(state, priority: rule.priority)
-        case CSR_NOT_CONTAINING: return .notContaining(state, priority: rule.priority)
-        case CSR_CONTAINING_ANY: return .containingAny(state, priority: rule.priority)
-        case CSR_CONTAINING_NONE: return .containingNone(state, priority: rule.priority)
-        default:
-            let predicate = predicates[rule.predicate_id]!
-            return .custom(predicate.name, priority: rule.priority, predicate.box.predicate)
-        }
-    }
-
-    /// The binding a change of the diff is about, unretained (see ``bindingsBySlot``).
+    /// The binding a change of the diff is about, unretained (see ``BindingStore``): the one
+    /// indexed at its slot, else the one of its key (a slot the table reused, or a change
+    /// without slot).
     @inline(__always)
     func binding(for change: csr_change) -> Unmanaged<Binding>? {
         let key = Self.key(change.target, change.key_path)
-        if Int(change.slot) < bindingsBySlot.count, let binding = bindingsBySlot[Int(change.slot)],
-           binding._withUnsafeGuaranteedRef({ $0.key == key }) {
-            return binding
-        }
+        if let binding = bindings.binding(inSlot: change.slot, ifKey: key) { return binding }
         return bindings[key].map(Unmanaged.passUnretained)
     }
 
     func binding<Target: AnyObject, Value>(_ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target) -> Binding? {
         guard let bound = existingTarget(target) else { return nil }
-        return bindings[Self.key(bound.id, keyPathID(keyPath, of: target))]
-    }
-
-    // MARK: Targets and key paths
-
-    /// The target's record if it is bound; purges the record of a dead object whose address
-    /// `object` now has.
-    private func existingTarget(_ object: AnyObject) -> BoundTarget? {
-        guard let id = targetIDs[ObjectIdentifier(object)], let bound = targets[id] else { return nil }
-        if bound.object === object { return bound }
-        purge(bound)
-        return nil
-    }
-
-    private func target(for object: AnyObject) throws(ResolverError) -> BoundTarget {
-        if let bound = existingTarget(object) { return bound }
-        let id: UInt32
-        if let free = freeTargetIDs.popLast() {
-            id = free
-        } else {
-            guard nextTargetID < UInt32.max else { throw .tooManyTargets }
-            id = nextTargetID
-            nextTargetID += 1
-        }
-        let bound = BoundTarget(object, id: id, access: processStrategy.access)
-        targetIDs[bound.objectID] = bound.id
-        targets[bound.id] = bound
-        bound.sweepIndex = sweepList.count
-        sweepList.append(bound)
-        return bound
-    }
-
-    /// Checks up to `count` bound targets, in turn, and purges those that were deallocated:
-    /// every bind checks two and every eighth apply one, so a dead target's rules, defaults
-    /// and id go within a bounded amount of work however the program uses the resolver.
-    ///
-    /// - Complexity: O(`count`), plus the purges.
-    func sweepDeadTargets(_ count: Int) {
-        for _ in 0..<min(count, sweepList.count) {
-            if sweepCursor >= sweepList.count { sweepCursor = 0 }
-            let bound = sweepList[sweepCursor]
-            if bound.liveAddress == nil { purge(bound) } else { sweepCursor += 1 }  // a purge moves another here
-        }
-        // The purged values are released by the caller's drain, at its end (a bind's, an apply's).
-    }
-
-    /// The id of the property `keyPath` leads to from `target`: key paths from different root
-    /// types to one property share it.
-    private func keyPathID<Target, Value>(_ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target) -> UInt32 {
-        let rootClass: AnyClass = type(of: target as AnyObject)
-        let key = KeyPathFromClass(keyPath: keyPath, rootClass: ObjectIdentifier(rootClass))
-        if let id = keyPathIDs[key] { return id }
-        let property = processStrategy.property(keyPath, valueType: Value.self, rootClass: rootClass)
-        let id = propertyIDs[property] ?? UInt32(propertyIDs.count)
-        propertyIDs[property] = id
-        keyPathIDs[key] = id
-        return id
-    }
-
-    /// Drops the rules of a target that was deallocated.
-    func purge(_ bound: BoundTarget) {
-        guard targets[bound.id] === bound else { return }
-        pending.detach()
-        Self.expectSuccess(csr_remove_target(table, bound.id))
-        for keyPathID in bound.keyPathIDs {
-            if let binding = bindings.removeValue(forKey: Self.key(bound.id, keyPathID)) { forgetSlot(of: binding) }
-        }
-        bound.keyPathIDs.removeAll()
-        dropTarget(bound)
-    }
-
-    private func forget(_ key: UInt64) {
-        guard let binding = bindings.removeValue(forKey: key) else { return }
-        forgetSlot(of: binding)
-        binding.target.keyPathIDs.remove(binding.keyPathID)
-        if binding.target.keyPathIDs.isEmpty { dropTarget(binding.target) }
-    }
-
-    private func forgetSlot(of binding: Binding) {
-        if Int(binding.slot) < bindingsBySlot.count, bindingsBySlot[Int(binding.slot)]?.toOpaque() == Unmanaged.passUnretained(binding).toOpaque() {
-            bindingsBySlot[Int(binding.slot)] = nil
-        }
-        if isApplying { retired.append(binding) }
-    }
-
-    private func dropTarget(_ bound: BoundTarget) {
-        targets[bound.id] = nil
-        if targetIDs[bound.objectID] == bound.id { targetIDs[bound.objectID] = nil }
-        let last = sweepList.removeLast()
-        if last !== bound {
-            sweepList[bound.sweepIndex] = last
-            last.sweepIndex = bound.sweepIndex
-        }
-        freeTargetIDs.append(bound.id)
-    }
-
-    /// The C descriptor of `d` for a new rule: a custom one gets its name's id (a new name a
-    /// new id) and a predicate box, counted as one of the name's rules until the table
-    /// releases it.
-    private func cDescriptor(forSetting d: StateDescriptor) -> csr_descriptor {
-        var c = Self.cDescriptor(d)
-        guard case .custom(let name) = d.mode, let predicate = d.predicate else { return c }
-        let id: UInt64
-        if let known = predicateIDs[name] {
-            id = known
-        } else {
-            lastPredicateID += 1
-            id = lastPredicateID
-            predicateIDs[name] = id
-        }
-        let box = PredicateBox(id: id, predicate)
-        predicates[id] = (name, box, (predicates[id]?.rules ?? 0) + 1)
-        c.predicate_id = id
-        c.predicate_context = Unmanaged.passRetained(box).toOpaque()
-        return c
-    }
-
-    /// The C descriptor of `d` to find an existing rule; nil for a custom name no rule uses.
-    private func existingCDescriptor(_ d: StateDescriptor) -> csr_descriptor? {
-        var c = Self.cDescriptor(d)
-        guard case .custom(let name) = d.mode else { return c }
-        guard let id = predicateIDs[name] else { return nil }
-        c.predicate_id = id
-        return c
-    }
-
-    private static func cDescriptor(_ d: StateDescriptor) -> csr_descriptor {
-        var c = csr_descriptor(mode: CSR_EXACTLY, mask: UInt64(d.state.rawValue), priority: d.priority,
-                               predicate: nil, predicate_context: nil, predicate_id: 0)
-        switch d.mode {
-        case .exactly: c.mode = CSR_EXACTLY
-        case .containing: c.mode = CSR_CONTAINING
-        case .notContaining: c.mode = CSR_NOT_CONTAINING
-        case .containingAny: c.mode = CSR_CONTAINING_ANY
-        case .containingNone: c.mode = CSR_CONTAINING_NONE
-        case .custom:
-            c.mode = CSR_CUSTOM
-            c.predicate = predicateTrampoline
-        }
-        return c
+        return bindings[Self.key(bound.id, keyPaths.id(keyPath, of: target))]
     }
 
     /// Releases what the table let go of (values' and predicates' deinits run here, and may
     /// call back), forgetting the custom names left without rules.
     func drainReleased() {
         guard slab.hasReleased else { return }
-        for id in slab.takeReleasedPredicateIDs() {
-            guard let entry = predicates[id] else { continue }
-            if entry.rules > 1 {
-                predicates[id]?.rules = entry.rules - 1
-            } else {
-                predicates[id] = nil
-                predicateIDs[entry.name] = nil
-            }
-        }
+        for id in slab.takeReleasedPredicateIDs() { predicateNames.ruleReleased(id) }
         slab.drainReleased()
     }
-}
-
-/// A key path applied to targets of one class (see ``PropertyPath``).
-private struct KeyPathFromClass: Hashable {
-    let keyPath: AnyKeyPath
-    let rootClass: ObjectIdentifier
-}
-
-/// Calls a custom descriptor's predicate from C.
-private let predicateTrampoline: csr_predicate_fn = { state, context in
-    Unmanaged<PredicateBox>.fromOpaque(context!).takeUnretainedValue().predicate(ControlState(rawValue: UInt(state)))
 }

@@ -1,4 +1,4 @@
-// The values of a resolver's rules: boxes addressed by the handles the C table stores.
+// A resolver's bound values, by the handles the C table stores, and what the table let go of.
 
 internal import CStateResolver
 
@@ -75,6 +75,14 @@ final class ValueSlab {
         released.append(value)
         entries[Int(handle)].value = nil
         freeHandles.append(handle)
+    }
+
+    /// Takes back what the table holds for a rule it lets go of (or refused): the value at
+    /// `handle`, and the retain on the predicate box in `predicateContext`, both held until
+    /// ``drainReleased()``.
+    func releaseRule(_ handle: csr_value, predicateContext: UnsafeMutableRawPointer?) {
+        remove(handle)
+        if let predicateContext { release(Unmanaged<PredicateBox>.fromOpaque(predicateContext).takeRetainedValue()) }
     }
 
     /// Values (and predicates) the table let go of, not yet released.

@@ -1,0 +1,75 @@
+// A resolver's part that the apply loop reads and changes: the applied and requested states,
+// the apply under way and its changes, and what tells it to skip or resolve again.
+
+/// Where a resolver's applying stands: the applied state and the requested one, whether an
+/// ``StateResolver/apply(_:)`` runs (a nested call only moves ``requested``) and the changes it
+/// writes, the rule mutations that make those changes stale, the state bits that can change
+/// a value, and whether a C call that runs custom predicates is under way.
+struct ApplyState {
+    /// The state whose values are applied.
+    var applied: ControlState
+    /// The state the running apply goes to next (the last one asked for).
+    var requested: ControlState
+    /// Whether an apply runs.
+    var isApplying = false
+    /// The applies started (wrapping), to sweep on every eighth.
+    private(set) var count: UInt = 0
+    /// The changes the running apply is writing.
+    var pending = PendingChanges()
+    /// Counts the rule mutations a setter can make (binding and removing values), so an apply
+    /// can tell that its change list went stale. Purging a dead target does not count: its
+    /// changes are skipped (its bindings are gone; its id is only reused by a later bind, which
+    /// counts) and no other binding's value moves.
+    var mutationCount = 0
+    /// The state bits some rule can tell apart: a state change within the other bits changes no
+    /// value, and an apply only moves ``applied``. Grows with the rules (an `exactly` or custom
+    /// rule makes it every bit) and is reset when no rule is left.
+    var sensitiveBits: UInt = 0
+    /// True while a C call that can run custom predicates is under way (a predicate that calls
+    /// back into the resolver is a misuse).
+    var isEvaluating = false
+
+    /// A resolver's state, with `state` applied.
+    init(applied state: ControlState) {
+        (applied, requested) = (state, state)
+    }
+
+    /// Asks for `state` and starts an apply; false when one runs already, which goes on to
+    /// `state` once its current round of writes is done.
+    @inline(__always)
+    mutating func begin(_ state: ControlState) -> Bool {
+        requested = state
+        guard !isApplying else { return false }
+        isApplying = true
+        count &+= 1
+        return true
+    }
+
+    /// Whether the apply just begun is one of the eighth that also sweep dead targets.
+    var sweepsDeadTargets: Bool { count & 7 == 0 }
+
+    /// The next round of the running apply: the states it moves between, with ``applied``
+    /// moved to the requested state already; nil when the requested state is applied.
+    ///
+    /// - Parameter rounds: The rounds run so far, counted up.
+    /// - Throws: ``ResolverError/cycle`` past ``StateResolver/maximumRounds`` rounds, with the
+    ///   request withdrawn (the applied state stays the last one applied).
+    @inline(__always)
+    mutating func nextRound(_ rounds: inout Int) throws(ResolverError) -> (from: ControlState, to: ControlState)? {
+        guard applied != requested else { return nil }
+        rounds += 1
+        guard rounds <= StateResolver.maximumRounds else {
+            requested = applied
+            throw .cycle
+        }
+        let from = applied
+        applied = requested
+        return (from, requested)
+    }
+
+    /// Whether some rule tells `from` and `to` apart (else no value differs between them).
+    @inline(__always)
+    func distinguishes(_ from: ControlState, _ to: ControlState) -> Bool {
+        (from.rawValue ^ to.rawValue) & sensitiveBits != 0
+    }
+}

@@ -1,0 +1,54 @@
+// How a resolver finds, sweeps and purges its targets, and forgets bindings (the lifecycle of
+// targets and bindings, over the TargetRegistry and BindingStore parts).
+
+internal import CStateResolver
+
+extension StateResolver {
+    /// The target's record if it is bound; purges the record of a dead object whose address
+    /// `object` now has.
+    func existingTarget(_ object: AnyObject) -> BoundTarget? {
+        guard let bound = targets.record(at: object) else { return nil }
+        if bound.object === object { return bound }
+        purge(bound)
+        return nil
+    }
+
+    /// The target's record, registered now if it is not bound yet.
+    ///
+    /// - Throws: ``ResolverError/tooManyTargets`` (nothing changed).
+    func target(for object: AnyObject) throws(ResolverError) -> BoundTarget {
+        if let bound = existingTarget(object) { return bound }
+        return try targets.add(object, access: processStrategy.access)
+    }
+
+    /// Checks up to `count` bound targets, in turn, and purges those that were deallocated:
+    /// every bind checks two and every eighth apply one, so a dead target's rules, defaults
+    /// and id go within a bounded amount of work however the program uses the resolver.
+    ///
+    /// - Complexity: O(`count`), plus the purges.
+    func sweepDeadTargets(_ count: Int) {
+        for _ in 0..<min(count, targets.count) {
+            if let dead = targets.nextDeadTarget() { purge(dead) }  // a purge moves another here
+        }
+        // The purged values are released by the caller's drain, at its end (a bind's, an apply's).
+    }
+
+    /// Drops the rules of a target that was deallocated.
+    func purge(_ bound: BoundTarget) {
+        guard targets.contains(bound) else { return }
+        applying.pending.detach()
+        Self.expectSuccess(csr_remove_target(table, bound.id))
+        for keyPathID in bound.keyPathIDs {
+            bindings.remove(Self.key(bound.id, keyPathID), retiring: applying.isApplying)
+        }
+        bound.keyPathIDs.removeAll()
+        targets.remove(bound)
+    }
+
+    /// Forgets the binding of `key` (its rules are gone), and its target with its last binding.
+    func forget(_ key: UInt64) {
+        guard let binding = bindings.remove(key, retiring: applying.isApplying) else { return }
+        binding.target.keyPathIDs.remove(binding.keyPathID)
+        if binding.target.keyPathIDs.isEmpty { targets.remove(binding.target) }
+    }
+}

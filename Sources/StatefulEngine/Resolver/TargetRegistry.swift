@@ -1,0 +1,84 @@
+// A resolver's part that knows its bound targets: their ids (reused once a target goes), the
+// record of each object, and the sweep that finds the deallocated ones.
+
+/// The bound targets of a resolver, by object and by id, and the round-robin sweep over them.
+///
+/// Ids start at 1 and are handed out in order; the id of a target that went is reused, most
+/// recently freed first, before a new one is taken, so a long-lived resolver does not run out
+/// of ids with churn (its C table holds no rule of a freed id). The registry holds no rule and
+/// purges nothing itself: the resolver purges a dead target's rules, then ``remove(_:)``s it.
+struct TargetRegistry {
+    /// The id of the record made for the object at an address (which a later object may have).
+    private var idsByObject: [ObjectIdentifier: UInt32] = [:]
+    private var recordsByID: [UInt32: BoundTarget] = [:]
+    /// The next id never handed out.
+    private(set) var nextID: UInt32 = 1
+    /// Ids of targets that went, reused before new ones are taken.
+    private var freeIDs: [UInt32] = []
+    /// Every record, in no particular order (a removal moves the last one to its place), and
+    /// the one ``nextDeadTarget()`` checks next.
+    private var sweepList: ContiguousArray<BoundTarget> = []
+    private var sweepCursor = 0
+
+    /// The number of bound targets.
+    var count: Int { sweepList.count }
+
+    /// The record made for the object at `object`'s address: `object`'s own, or that of a
+    /// deallocated object whose address `object` took (check with `===` on its `object`).
+    ///
+    /// - Complexity: Two hash lookups.
+    func record(at object: AnyObject) -> BoundTarget? {
+        guard let id = idsByObject[ObjectIdentifier(object)] else { return nil }
+        return recordsByID[id]
+    }
+
+    /// Whether `bound` is registered (not removed yet).
+    func contains(_ bound: BoundTarget) -> Bool { recordsByID[bound.id] === bound }
+
+    /// Registers `object` under a freed id or the next new one.
+    ///
+    /// - Throws: ``ResolverError/tooManyTargets`` when every id is taken (nothing changed).
+    mutating func add(_ object: AnyObject, access: PropertyAccess) throws(ResolverError) -> BoundTarget {
+        let id: UInt32
+        if let free = freeIDs.popLast() {
+            id = free
+        } else {
+            guard nextID < UInt32.max else { throw .tooManyTargets }
+            id = nextID
+            nextID += 1
+        }
+        let bound = BoundTarget(object, id: id, access: access)
+        idsByObject[bound.objectID] = bound.id
+        recordsByID[bound.id] = bound
+        bound.sweepIndex = sweepList.count
+        sweepList.append(bound)
+        return bound
+    }
+
+    /// Unregisters `bound` and frees its id (the caller removed its rules). The last record of
+    /// the sweep list takes its place.
+    mutating func remove(_ bound: BoundTarget) {
+        recordsByID[bound.id] = nil
+        // A later object at the same address may have its own record by now.
+        if idsByObject[bound.objectID] == bound.id { idsByObject[bound.objectID] = nil }
+        let last = sweepList.removeLast()
+        if last !== bound {
+            sweepList[bound.sweepIndex] = last
+            last.sweepIndex = bound.sweepIndex
+        }
+        freeIDs.append(bound.id)
+    }
+
+    /// One step of the sweep: the target under the cursor when it was deallocated (the caller
+    /// purges it, which moves another record to its place, checked next); nil, and the cursor
+    /// moves on, when it lives. The cursor wraps around, so every target is checked in turn.
+    ///
+    /// - Complexity: O(1).
+    mutating func nextDeadTarget() -> BoundTarget? {
+        if sweepCursor >= sweepList.count { sweepCursor = 0 }
+        let bound = sweepList[sweepCursor]
+        if bound.liveAddress == nil { return bound }
+        sweepCursor += 1
+        return nil
+    }
+}

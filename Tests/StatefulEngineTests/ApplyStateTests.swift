@@ -1,0 +1,82 @@
+import CStateResolver
+import Testing
+@testable import StatefulEngine
+
+/// Where a resolver's applying stands: a nested apply only moves the request, every eighth
+/// apply sweeps, rounds until the request settles (a cycle past the limit), and the bits that
+/// tell two states apart.
+@Suite("StateResolver parts: ApplyState and PendingChanges")
+struct ApplyStateTests {
+    @Test func aNestedApplyOnlyMovesTheRequest() {
+        var state = ApplyState(applied: .selected)
+        #expect(state.applied == .selected && state.requested == .selected)
+        let began = state.begin(.disabled), nested = state.begin(.focused)
+        #expect(began && !nested && state.isApplying)
+        #expect(state.requested == .focused && state.applied == .selected)
+    }
+
+    @Test func everyEighthApplySweeps() {
+        var state = ApplyState(applied: [])
+        var sweeps: [Int] = []
+        for apply in 1...24 {
+            let began = state.begin([])
+            #expect(began)
+            if state.sweepsDeadTargets { sweeps.append(apply) }
+            state.isApplying = false
+        }
+        #expect(sweeps == [8, 16, 24])
+    }
+
+    @Test func roundsRunUntilTheRequestIsApplied() throws {
+        var state = ApplyState(applied: [])
+        _ = state.begin(.selected)
+        var rounds = 0
+        let round = try state.nextRound(&rounds)
+        #expect(round?.from == [] && round?.to == .selected && state.applied == .selected && rounds == 1)
+        state.requested = .focused  // a setter asked for another state
+        let second = try state.nextRound(&rounds), third = try state.nextRound(&rounds)
+        #expect(second?.to == .focused && third == nil && rounds == 2)
+    }
+
+    @Test func aRequestThatNeverSettlesIsACycle() throws {
+        var state = ApplyState(applied: [])
+        _ = state.begin(.selected)
+        var rounds = 0
+        for round in 0..<StateResolver.maximumRounds {
+            let next = try state.nextRound(&rounds)
+            #expect(next != nil)
+            state.requested = round % 2 == 0 ? [] : .selected
+        }
+        var error: ResolverError?
+        do { _ = try state.nextRound(&rounds) } catch let thrown { error = thrown }
+        #expect(error == .cycle)
+        #expect(state.requested == state.applied)
+    }
+
+    @Test func onlyTheSensitiveBitsTellStatesApart() {
+        var state = ApplyState(applied: [])
+        #expect(!state.distinguishes([], .selected))
+        state.sensitiveBits = ControlState.selected.rawValue
+        #expect(state.distinguishes([], .selected) && !state.distinguishes([], .focused))
+        #expect(!state.distinguishes(.selected, [.selected, .focused]))
+    }
+
+    @Test func pendingChangesAreReadInPlaceAndCopiedWhenDetached() {
+        let changes = (0..<4).map { csr_change(target: 1, key_path: UInt32($0), old_value: 0, new_value: 1, slot: UInt32($0)) }
+        var pending = PendingChanges()
+        let none = pending.next()
+        #expect(none == nil)
+        changes.withUnsafeBufferPointer { buffer in
+            pending.begin(buffer)
+            let first = pending.next()
+            #expect(first?.key_path == 0)
+            pending.detach()  // before the table frees the buffer
+        }
+        var rest: [UInt32] = []
+        while let change = pending.next() { rest.append(change.key_path) }
+        #expect(rest == [1, 2, 3])
+        pending.begin(owning: Array(changes[2...]))
+        let owned = pending.next()
+        #expect(owned?.key_path == 2)
+    }
+}

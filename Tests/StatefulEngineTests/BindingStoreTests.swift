@@ -1,0 +1,83 @@
+import CStateResolver
+import Testing
+@testable import StatefulEngine
+
+/// The resolver's binding store: bindings by key, indexed by the C table's slots with the index
+/// grown as needed and checked against the key, and retired while an apply runs.
+@Suite("StateResolver parts: BindingStore")
+struct BindingStoreTests {
+    final class Target { var value = 0 }
+
+    /// A binding of `\Target.value` under target id `targetID`.
+    static func binding(_ target: Target, targetID: UInt32, keyPathID: UInt32 = 0) -> Binding {
+        let bound = BoundTarget(target, id: targetID, access: .current)
+        let box = ValueBox(target.value)
+        let writer = processStrategy.writer(\Target.value, targetClass: Target.self, box: box)
+        return Binding(target: bound, keyPathID: keyPathID, writer: writer, defaultValue: box)
+    }
+
+    static func change(_ binding: Binding, slot: UInt32) -> csr_change {
+        csr_change(target: binding.target.id, key_path: binding.keyPathID, old_value: CSR_NO_VALUE,
+                   new_value: CSR_NO_VALUE, slot: slot)
+    }
+
+    @Test func bindingsAreFoundByKeyAndBySlotGrowingTheIndex() {
+        var store = BindingStore()
+        let target = Target()
+        let first = Self.binding(target, targetID: 2), second = Self.binding(target, targetID: 1)
+        store.insert(first)
+        store.insert(second)
+        #expect(store.count == 2 && store[first.key] === first)
+        #expect(store.sortedKeys == [second.key, first.key])
+        // Not indexed yet: the slot index is empty.
+        #expect(store.binding(inSlot: 0, ifKey: first.key) == nil)
+        store.index(first, at: 5)
+        #expect(first.slot == 5)
+        #expect(store.binding(inSlot: 5, ifKey: first.key)?.takeUnretainedValue() === first)
+        store.index(second, at: 1)
+        #expect(store.binding(inSlot: 1, ifKey: second.key)?.takeUnretainedValue() === second)
+        // Beyond the index: nil, not a trap.
+        #expect(store.binding(inSlot: 900, ifKey: first.key) == nil)
+    }
+
+    @Test func aSlotTheTableReusedIsCheckedAgainstTheKey() {
+        var store = BindingStore()
+        let target = Target()
+        let old = Self.binding(target, targetID: 1), new = Self.binding(target, targetID: 2)
+        store.insert(old)
+        store.index(old, at: 3)
+        store.insert(new)
+        // The change is about `new`, whose pair got the slot `old` is indexed at.
+        #expect(store.binding(inSlot: 3, ifKey: new.key) == nil)
+        store.index(new, at: 3)
+        #expect(store.binding(inSlot: 3, ifKey: new.key)?.takeUnretainedValue() === new)
+        // Removing `old` leaves the slot to `new`.
+        store.remove(old.key, retiring: false)
+        #expect(store.binding(inSlot: 3, ifKey: new.key)?.takeUnretainedValue() === new)
+        #expect(store[old.key] == nil && store.count == 1)
+    }
+
+    @Test func aBindingRemovedDuringAnApplyIsRetiredUntilTaken() {
+        var store = BindingStore()
+        let target = Target()
+        let binding = Self.binding(target, targetID: 1)
+        weak var released: Binding?
+        do {
+            let retired = Self.binding(target, targetID: 2)
+            released = retired
+            store.insert(binding)
+            store.insert(retired)
+            store.index(retired, at: 0)
+        }
+        let removed = store.remove(released!.key, retiring: true)
+        #expect(removed != nil)
+        #expect(store.binding(inSlot: 0, ifKey: StateResolver.key(2, 0)) == nil)
+        #expect(store.retired.count == 1 && released != nil)
+        let removedNow = store.remove(binding.key, retiring: false), again = store.remove(binding.key, retiring: true)
+        #expect(removedNow === binding && again == nil && store.retired.count == 1)
+        let taken = store.takeRetired()
+        #expect(taken.count == 1)
+        withExtendedLifetime(taken) {}
+        #expect(store.retired.isEmpty && store.isEmpty)
+    }
+}

@@ -1,0 +1,61 @@
+import Testing
+@testable import StatefulEngine
+
+/// The resolver's target registry: ids handed out in order and reused, records found by
+/// object, and the round-robin sweep that finds deallocated targets.
+@Suite("StateResolver parts: TargetRegistry")
+struct TargetRegistryTests {
+    final class Target {}
+
+    @Test func idsAreHandedOutFromOneInOrder() throws {
+        var registry = TargetRegistry()
+        let objects = (0..<3).map { _ in Target() }
+        let ids = try objects.map { try registry.add($0, access: .current).id }
+        #expect(ids == [1, 2, 3])
+        #expect(registry.nextID == 4 && registry.count == 3)
+        for object in objects { #expect(registry.record(at: object)?.object === object) }
+    }
+
+    @Test func theIdsOfRemovedTargetsAreReusedMostRecentlyFreedFirst() throws {
+        var registry = TargetRegistry()
+        let objects = (0..<4).map { _ in Target() }
+        let records = try objects.map { try registry.add($0, access: .current) }
+        registry.remove(records[1])
+        registry.remove(records[2])
+        #expect(!registry.contains(records[1]) && registry.contains(records[0]))
+        #expect(registry.record(at: objects[1]) == nil)
+        let newcomers = (0..<3).map { _ in Target() }
+        let ids = try newcomers.map { try registry.add($0, access: .current).id }
+        #expect(ids == [3, 2, 5])
+        #expect(registry.nextID == 6 && registry.count == 5)
+    }
+
+    @Test func theSweepChecksEveryTargetInTurnAndStopsAtADeadOne() throws {
+        var registry = TargetRegistry()
+        var objects: [Target?] = (0..<4).map { _ in Target() }
+        let records = try objects.map { try registry.add($0!, access: .current) }
+        // Every target lives: each step moves on, round and round.
+        let allLive = (0..<8).map { _ in registry.nextDeadTarget() }
+        #expect(allLive.allSatisfy { $0 == nil })
+        objects[2] = nil
+        // 0 and 1 live; 2 is dead, and stays under the cursor until it is removed.
+        let steps = (0..<4).map { _ in registry.nextDeadTarget() }
+        #expect(steps[0] == nil && steps[1] == nil && steps[2] === records[2] && steps[3] === records[2])
+        registry.remove(records[2])
+        // The last record took its place and is checked next, then the sweep wraps to 0.
+        #expect(records[3].sweepIndex == 2 && registry.count == 3)
+        let after = (0..<2).map { _ in registry.nextDeadTarget() }
+        #expect(after.allSatisfy { $0 == nil })
+        withExtendedLifetime(objects) {}
+    }
+
+    @Test func removingTheLastRecordMovesNothing() throws {
+        var registry = TargetRegistry()
+        let objects = (0..<2).map { _ in Target() }
+        let records = try objects.map { try registry.add($0, access: .current) }
+        registry.remove(records[1])
+        #expect(records[0].sweepIndex == 0 && registry.count == 1)
+        registry.remove(records[0])
+        #expect(registry.count == 0 && registry.record(at: objects[0]) == nil)
+    }
+}
