@@ -54,6 +54,10 @@ SOAK_OPERATIONS ?= 2000000
 COVERAGE_MIN ?= 95
 FUZZ_RUNS ?= 30000
 
+# The Swift sources swift format formats and checks (.swift-format; make format, make lint).
+FORMATTED := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources \
+             $(DEMO)/Package.swift $(DEMO)/Sources $(DEMO)/Tests $(WEB)/Package.swift $(WEB)/Sources $(WEB)/Tests
+
 # make bench-ir: the loops counted, and those counted again with the portable property access.
 IR_LOOPS := warm-resolve-16 warm-resolve-slot-16 precomputed-16 cold-resolve-16 cold-released-resolve-16 original-16 android-16 flutter-16 \
             state-change-10000-1pct state-change-10000-100pct control-toggle-1000 \
@@ -70,8 +74,8 @@ WEB_CLONE_NAME_CHECK = @if [ "$$(basename "$(CURDIR)" | tr A-Z a-z)" = pincode-w
 	  echo "make: this clone's directory is named like Examples/pincode-web, and SwiftPM identifies a package by its directory name: clone into a directory of another name"; exit 1; fi
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo web bench bench-ir docs clean \
-        check clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test sanitize
+.PHONY: help deps build test demo web bench bench-ir docs format clean \
+        check lint clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test sanitize
 
 # ---------------------------------------------------------------------------------------------
 # Everyday
@@ -116,6 +120,9 @@ bench-ir: deps ## Instructions per iteration of the hot paths, under valgrind ca
 docs: deps ## Build the DocC documentation, one archive per module, into .build/docs/<module>
 	SWIFT=$(SWIFT) DOCC=$(DOCC) scripts/docs.sh
 
+format: ## Format the Swift sources with swift format (the toolchain's; .swift-format)
+	$(SWIFT) format --in-place --recursive --parallel $(FORMATTED)
+
 clean: ## Remove build products
 	rm -rf .build .build-asan .build-ubsan .build-tsan .build-release-tests .build-portable $(DEMO)/.build $(WEB)/.build $(BENCH)/.build
 
@@ -123,7 +130,10 @@ clean: ## Remove build products
 # make check: everything beyond make test (CI runs it after make test)
 # ---------------------------------------------------------------------------------------------
 
-check: clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test sanitize ## Everything beyond make test: clients, the portable property access, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser, sanitizers
+check: lint clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test sanitize ## Everything beyond make test: the formatting, clients, the portable property access, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser, sanitizers
+
+lint: ## Check that the Swift sources are formatted as make format leaves them
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
 
 clients: deps ## Throwaway client packages: the engine alone off the main thread; a client resolves no other package
 	SWIFT=$(SWIFT) Tests/Clients/check-clients.sh

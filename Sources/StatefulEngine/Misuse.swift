@@ -13,8 +13,10 @@ package func misuse(_ message: @autoclosure () -> String, file: StaticString = #
 
 /// Stops the program on a broken internal invariant (a bug in StatefulControls, not in the
 /// caller), printing `message` in every build.
-package func internalInconsistency(_ message: @autoclosure () -> String, file: StaticString = #fileID,
-                                   line: UInt = #line) -> Never {
+package func internalInconsistency(
+    _ message: @autoclosure () -> String, file: StaticString = #fileID,
+    line: UInt = #line
+) -> Never {
     fatalError("StatefulControls: internal inconsistency (please report): \(message())", file: file, line: line)
 }
 
@@ -23,16 +25,20 @@ package func internalInconsistency(_ message: @autoclosure () -> String, file: S
 /// ``ResolverError``. Where the API cannot throw (a `Control`'s `setValue`, `changedProperties`
 /// and `lintRules`, a resolver's creation) the program stops with `message`, in every build,
 /// as Swift stops on a failed allocation.
-package func resourceExhausted(_ message: @autoclosure () -> String, file: StaticString = #fileID,
-                               line: UInt = #line) -> Never {
+package func resourceExhausted(
+    _ message: @autoclosure () -> String, file: StaticString = #fileID,
+    line: UInt = #line
+) -> Never {
     fatalError("StatefulControls: out of resources: \(message())", file: file, line: line)
 }
 
 /// Stops the program for a resolver error met by a call that cannot throw it: a corrupt table
 /// is an ``internalInconsistency(_:file:line:)``, anything else (memory, ids) is
 /// ``resourceExhausted(_:file:line:)``. `call` names the call, as the message starts.
-package func stop(for error: ResolverError, in call: @autoclosure () -> String, file: StaticString = #fileID,
-                  line: UInt = #line) -> Never {
+package func stop(
+    for error: ResolverError, in call: @autoclosure () -> String, file: StaticString = #fileID,
+    line: UInt = #line
+) -> Never {
     if error == .corrupted { internalInconsistency("\(call()): \(error)", file: file, line: line) }
     resourceExhausted("\(call()): \(error)", file: file, line: line)
 }

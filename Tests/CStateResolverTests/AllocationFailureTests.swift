@@ -34,7 +34,7 @@ struct AllocationFailureTests {
             try set(i % 13, i % 3, custom(UInt64(i % 3 + 1), priority: Int32(i % 4) * 300), 200 + i)
         }
         try check()
-        try set(1, 1, rule(CSR_CONTAINING, 1), 300) // replace
+        try set(1, 1, rule(CSR_CONTAINING, 1), 300)  // replace
         for (t, k) in [(2, 2), (3, 0), (5, 1)] as [(UInt32, UInt32)] {
             let d = rule(CSR_CONTAINING, UInt64((t * 3 + k) % 6))
             let status = table.remove(t, k, d)
@@ -77,8 +77,9 @@ struct AllocationFailureTests {
             // JudyLIns turns a full root leaf into a branch (at most two blocks, seen at the
             // 32nd key of an array). Anything else Judy allocated must come back.
             let judyLeak = fault_injection_live_judy_blocks() - judys
-            try #require(judyLeak == 0 || (fault_injection_fired_in_judy() && judyLeak <= 2),
-                         "Judy blocks leaked after failing allocation \(index)")
+            try #require(
+                judyLeak == 0 || (fault_injection_fired_in_judy() && judyLeak <= 2),
+                "Judy blocks leaked after failing allocation \(index)")
             if judyLeak > 0 { knownJudyLeaks += 1 }
             if !fired { break }
             failures += 1

@@ -7,8 +7,10 @@ import Testing
 struct DifferentialTests {
     static let states: [UInt64] = [0, 1, 2, 4, 5, 6, 8, 12, 13, 0x10000, 0x10004, 0x30005, 15]
     static let masks: [UInt64] = [0, 1, 4, 5, 6, 8, 12, 0x10000, 0x20004]
-    static let modes = [CSR_EXACTLY, CSR_CONTAINING, CSR_NOT_CONTAINING, CSR_CONTAINING_ANY,
-                        CSR_CONTAINING_NONE, CSR_CUSTOM]
+    static let modes = [
+        CSR_EXACTLY, CSR_CONTAINING, CSR_NOT_CONTAINING, CSR_CONTAINING_ANY,
+        CSR_CONTAINING_NONE, CSR_CUSTOM,
+    ]
 
     static func randomDescriptor(_ rng: inout SplitMix64) -> csr_descriptor {
         let mode = modes.randomElement(using: &rng)!
@@ -23,7 +25,7 @@ struct DifferentialTests {
         var rng = SplitMix64(seed: seed)
         let table = Table()
         var model = ReferenceModel()
-        var live: [csr_value: Int] = [:] // value -> number of rules holding it
+        var live: [csr_value: Int] = [:]  // value -> number of rules holding it
         var nextValue: csr_value = 0
         func released(_ values: [csr_value]) { for v in values { live[v, default: 0] -= 1 } }
 

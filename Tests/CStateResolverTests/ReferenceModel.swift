@@ -23,13 +23,14 @@ struct ReferenceModel {
     static func matches(_ r: Rule, _ s: UInt64) -> Bool {
         guard r.mode != CSR_CUSTOM else { return TestPredicate.matches(r.predicateID, s) }
         let mask = ControlState(rawValue: UInt(r.mask))
-        let descriptor: StateDescriptor = switch r.mode {
-        case CSR_EXACTLY: .exactly(mask)
-        case CSR_CONTAINING: .containing(mask)
-        case CSR_NOT_CONTAINING: .notContaining(mask)
-        case CSR_CONTAINING_ANY: .containingAny(mask)
-        default: .containingNone(mask)
-        }
+        let descriptor: StateDescriptor =
+            switch r.mode {
+            case CSR_EXACTLY: .exactly(mask)
+            case CSR_CONTAINING: .containing(mask)
+            case CSR_NOT_CONTAINING: .notContaining(mask)
+            case CSR_CONTAINING_ANY: .containingAny(mask)
+            default: .containingNone(mask)
+            }
         return descriptor.matches(ControlState(rawValue: UInt(s)))
     }
 
@@ -42,8 +43,9 @@ struct ReferenceModel {
     @discardableResult
     mutating func set(_ t: UInt32, _ k: UInt32, _ d: csr_descriptor, _ value: csr_value) -> csr_value? {
         sequence += 1
-        let new = Rule(mode: d.mode, mask: d.mask, priority: d.priority,
-                       predicateID: d.mode == CSR_CUSTOM ? d.predicate_id : 0, value: value, sequence: sequence)
+        let new = Rule(
+            mode: d.mode, mask: d.mask, priority: d.priority,
+            predicateID: d.mode == CSR_CUSTOM ? d.predicate_id : 0, value: value, sequence: sequence)
         var rules = bindings[Self.key(t, k), default: []]
         var replaced: csr_value?
         if let i = rules.firstIndex(where: { Self.sameIdentity($0, d) }) {
@@ -59,7 +61,8 @@ struct ReferenceModel {
     /// Removes a rule; returns its value, or nil when there was none.
     mutating func remove(_ t: UInt32, _ k: UInt32, _ d: csr_descriptor) -> csr_value? {
         guard var rules = bindings[Self.key(t, k)],
-              let i = rules.firstIndex(where: { Self.sameIdentity($0, d) }) else { return nil }
+            let i = rules.firstIndex(where: { Self.sameIdentity($0, d) })
+        else { return nil }
         let value = rules.remove(at: i).value
         bindings[Self.key(t, k)] = rules.isEmpty ? nil : rules
         return value

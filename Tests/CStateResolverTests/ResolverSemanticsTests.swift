@@ -51,7 +51,7 @@ struct ResolverSemanticsTests {
 
     @Test func customPredicateDecides() {
         let table = Table()
-        table.set(1, 1, custom(2), 5) // state > 4
+        table.set(1, 1, custom(2), 5)  // state > 4
         #expect(table.resolve(1, 1, 4) == nil)
         #expect(table.resolve(1, 1, 5) == 5)
         #expect(table.explain(1, 1, 5).first?.rule.predicate_id == 2)
@@ -61,9 +61,9 @@ struct ResolverSemanticsTests {
         for order in [[0, 1, 2], [2, 1, 0], [1, 2, 0]] {
             let table = Table()
             let rules = [
-                (rule(CSR_CONTAINING_ANY, selected), csr_value(1)), // 500
-                (rule(CSR_CONTAINING, selected), 2),                // 999
-                (rule(CSR_EXACTLY, selected), 3),                   // 1000
+                (rule(CSR_CONTAINING_ANY, selected), csr_value(1)),  // 500
+                (rule(CSR_CONTAINING, selected), 2),  // 999
+                (rule(CSR_EXACTLY, selected), 3),  // 1000
             ]
             for i in order { table.set(1, 1, rules[i].0, rules[i].1) }
             #expect(table.resolve(1, 1, selected) == 3, "order \(order)")
@@ -74,7 +74,7 @@ struct ResolverSemanticsTests {
 
     @Test func tiesGoToTheMostRecentlySetRule() {
         let table = Table()
-        let any = rule(CSR_CONTAINING_ANY, selected)   // 500
+        let any = rule(CSR_CONTAINING_ANY, selected)  // 500
         let none = rule(CSR_CONTAINING_NONE, focused)  // 500
         table.set(1, 1, any, 1)
         table.set(1, 1, none, 2)
@@ -114,7 +114,7 @@ struct ResolverSemanticsTests {
         #expect(table.resolve(1, 1, selected) == 1)
 
         #expect(table.remove(1, 1, rule(CSR_CONTAINING, focused)) == CSR_NOT_FOUND)
-        #expect(table.remove(1, 1, rule(CSR_CONTAINING, selected)) == CSR_NOT_FOUND) // other priority
+        #expect(table.remove(1, 1, rule(CSR_CONTAINING, selected)) == CSR_NOT_FOUND)  // other priority
         #expect(table.remove(1, 1, rule(CSR_CONTAINING, selected, priority: 2000)) == CSR_OK)
         #expect(table.resolve(1, 1, selected) == 2)
         #expect(table.log.values == [1])
@@ -151,10 +151,10 @@ struct ResolverSemanticsTests {
 
     @Test func explainListsCandidatesInResolutionOrder() {
         let table = Table()
-        table.set(1, 1, rule(CSR_CONTAINING_NONE, disabled), 1)       // 500, seq 1
-        table.set(1, 1, rule(CSR_EXACTLY, selected), 2)               // 1000
-        table.set(1, 1, rule(CSR_CONTAINING, selected), 3)            // 999
-        table.set(1, 1, rule(CSR_CONTAINING_ANY, focused), 4)         // 500, seq 4
+        table.set(1, 1, rule(CSR_CONTAINING_NONE, disabled), 1)  // 500, seq 1
+        table.set(1, 1, rule(CSR_EXACTLY, selected), 2)  // 1000
+        table.set(1, 1, rule(CSR_CONTAINING, selected), 3)  // 999
+        table.set(1, 1, rule(CSR_CONTAINING_ANY, focused), 4)  // 500, seq 4
         let candidates = table.explain(1, 1, selected | focused)
         #expect(candidates.map(\.rule.value) == [2, 3, 4, 1])
         #expect(candidates.map(\.matched) == [false, true, true, true])
@@ -172,7 +172,7 @@ struct ResolverSemanticsTests {
         let table = Table()
         table.set(2, 1, rule(CSR_CONTAINING, selected), 10)
         table.set(1, 5, rule(CSR_CONTAINING, selected), 11)
-        table.set(1, 3, rule(CSR_CONTAINING, highlighted), 12) // does not change on `selected`
+        table.set(1, 3, rule(CSR_CONTAINING, highlighted), 12)  // does not change on `selected`
         table.set(1, 4, rule(CSR_CONTAINING_NONE, selected), 13)
         let expected = [
             Change(target: 1, keyPath: 4, old: 13, new: nil),
@@ -180,7 +180,7 @@ struct ResolverSemanticsTests {
             Change(target: 2, keyPath: 1, old: nil, new: 10),
         ]
         #expect(try table.diff(0, selected).get() == expected)
-        #expect(try table.diff(0, selected).get() == expected) // cached
+        #expect(try table.diff(0, selected).get() == expected)  // cached
         #expect(try table.diff(selected, selected).get().isEmpty)
         #expect(table.stats.cached_diffs == 2)
         #expect(try table.diff(selected, 0).get().map(\.new) == [13, nil, nil])
@@ -199,9 +199,11 @@ struct ResolverSemanticsTests {
         both(1, 2, rule(CSR_EXACTLY, selected), 3)
         both(2, 1, rule(CSR_CONTAINING, 0), 4)
         // Warm the caches.
-        for state in [0, selected] { for (t, k) in [(1, 1), (1, 2), (2, 1)] as [(UInt32, UInt32)] {
-            _ = table.resolve(t, k, state)
-        } }
+        for state in [0, selected] {
+            for (t, k) in [(1, 1), (1, 2), (2, 1)] as [(UInt32, UInt32)] {
+                _ = table.resolve(t, k, state)
+            }
+        }
         _ = try table.diff(0, selected).get()
         #expect(table.stats.cached_states == 2 && table.stats.cached_diffs == 1)
 
@@ -222,15 +224,17 @@ struct ResolverSemanticsTests {
             _ = model.removeBindings { _ in true }
         case "clearCache":
             csr_clear_cache(table.pointer)
-            #expect(table.stats.cached_states == 2) // the memory stays for reuse
+            #expect(table.stats.cached_states == 2)  // the memory stays for reuse
         default:
             csr_release_cache(table.pointer)
             #expect(table.stats.cached_states == 0)
         }
         #expect(table.stats.cached_diffs == 0)
-        for state in [0, selected] { for (t, k) in [(1, 1), (1, 2), (2, 1)] as [(UInt32, UInt32)] {
-            #expect(table.resolve(t, k, state) == model.resolve(t, k, state), "\(t),\(k) in \(state)")
-        } }
+        for state in [0, selected] {
+            for (t, k) in [(1, 1), (1, 2), (2, 1)] as [(UInt32, UInt32)] {
+                #expect(table.resolve(t, k, state) == model.resolve(t, k, state), "\(t),\(k) in \(state)")
+            }
+        }
         #expect(try table.diff(0, selected).get() == model.diff(0, selected))
     }
 
@@ -274,7 +278,7 @@ struct ResolverSemanticsTests {
     @Test func slotsAreReusedAndCachesGrowWithTheTable() {
         let table = Table()
         table.set(1, 1, rule(CSR_CONTAINING, 0), 1)
-        #expect(table.resolve(1, 1, 0) == 1) // a cache sized for one binding
+        #expect(table.resolve(1, 1, 0) == 1)  // a cache sized for one binding
         for k in UInt32(2)...40 { table.set(1, k, rule(CSR_CONTAINING, 0), k) }
         for k in UInt32(1)...40 { #expect(table.resolve(1, k, 0) == k) }
         for k in UInt32(1)...20 { csr_remove_binding(table.pointer, 1, k) }

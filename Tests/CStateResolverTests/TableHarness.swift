@@ -13,11 +13,13 @@ final class Table {
 
     init() {
         var table: OpaquePointer?
-        let status = csr_table_create(&table, { value, predicateContext, context in
-            let log = Unmanaged<ReleaseLog>.fromOpaque(context!).takeUnretainedValue()
-            log.values.append(value)
-            if let predicateContext { log.predicateContexts.append(Int(bitPattern: predicateContext)) }
-        }, Unmanaged.passUnretained(log).toOpaque())
+        let status = csr_table_create(
+            &table,
+            { value, predicateContext, context in
+                let log = Unmanaged<ReleaseLog>.fromOpaque(context!).takeUnretainedValue()
+                log.values.append(value)
+                if let predicateContext { log.predicateContexts.append(Int(bitPattern: predicateContext)) }
+            }, Unmanaged.passUnretained(log).toOpaque())
         precondition(status == CSR_OK && table != nil, "csr_table_create failed: \(status)")
         pointer = table!
     }
@@ -75,9 +77,10 @@ struct Change: Equatable, CustomStringConvertible {
         (self.target, self.keyPath, self.old, self.new) = (target, keyPath, old, new)
     }
     init(_ c: csr_change) {
-        self.init(target: c.target, keyPath: c.key_path,
-                  old: c.old_value == CSR_NO_VALUE ? nil : c.old_value,
-                  new: c.new_value == CSR_NO_VALUE ? nil : c.new_value)
+        self.init(
+            target: c.target, keyPath: c.key_path,
+            old: c.old_value == CSR_NO_VALUE ? nil : c.old_value,
+            new: c.new_value == CSR_NO_VALUE ? nil : c.new_value)
     }
     var description: String { "(\(target),\(keyPath)): \(old.map(String.init) ?? "-") -> \(new.map(String.init) ?? "-")" }
 }
@@ -93,8 +96,9 @@ func defaultPriority(_ mode: csr_mode) -> Int32 {
 }
 
 func rule(_ mode: csr_mode, _ mask: UInt64, priority: Int32? = nil) -> csr_descriptor {
-    csr_descriptor(mode: mode, mask: mask, priority: priority ?? defaultPriority(mode),
-                   predicate: nil, predicate_context: nil, predicate_id: 0)
+    csr_descriptor(
+        mode: mode, mask: mask, priority: priority ?? defaultPriority(mode),
+        predicate: nil, predicate_context: nil, predicate_id: 0)
 }
 
 /// The test predicates, chosen by id; the context carries the id so each rule's context
@@ -116,6 +120,7 @@ enum TestPredicate {
 }
 
 func custom(_ id: UInt64, priority: Int32 = 600) -> csr_descriptor {
-    csr_descriptor(mode: CSR_CUSTOM, mask: 0, priority: priority, predicate: TestPredicate.function,
-                   predicate_context: UnsafeMutableRawPointer(bitPattern: UInt(id)), predicate_id: id)
+    csr_descriptor(
+        mode: CSR_CUSTOM, mask: 0, priority: priority, predicate: TestPredicate.function,
+        predicate_context: UnsafeMutableRawPointer(bitPattern: UInt(id)), predicate_id: id)
 }

@@ -26,8 +26,9 @@ struct AllApplicationBitsTests {
         checkInChild(fails { try ControlState.allocate(named: "com.example.app.ninth", in: .application) }, "a ninth state is refused")
         let componentStates: [ControlState] = [.visited, .filled, .valid, .invalid]
         for state in componentStates {
-            checkInChild(state.isDisjoint(with: allApp) && ControlState.reserved.isSuperset(of: state),
-                  "\(state) is in the reserved range, not the app's")
+            checkInChild(
+                state.isDisjoint(with: allApp) && ControlState.reserved.isSuperset(of: state),
+                "\(state) is in the reserved range, not the app's")
         }
         checkInChild(ControlEvents.typeComplete.isDisjoint(with: .applicationReserved), "typeComplete is the framework's")
 

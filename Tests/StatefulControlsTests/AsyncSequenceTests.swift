@@ -33,7 +33,7 @@ struct AsyncSequenceTests {
         control = nil
         #expect(weakControl == nil)  // the sequences do not keep it alive
         var events = 0, received: [ControlState] = []
-        for await _ in stream { events += 1 }           // the buffered event, then the end
+        for await _ in stream { events += 1 }  // the buffered event, then the end
         for await state in states { received.append(state) }
         #expect(events == 1 && received == [.selected])
     }
@@ -61,9 +61,11 @@ struct AsyncSequenceTests {
         let control = Control()
         let states = control.appliedStates()
         control.isSelected = true
-        control.isSelected = true      // no change
+        control.isSelected = true  // no change
         control.isHighlighted = true
-        control.performTransition { control.isEnabled = false; control.isEnabled = true }  // applied once, unchanged
+        control.performTransition {
+            control.isEnabled = false; control.isEnabled = true
+        }  // applied once, unchanged
         control.isSelected = false
         var received: [ControlState] = []
         for await state in states.prefix(3) { received.append(state) }

@@ -18,7 +18,7 @@ struct ComponentTests {
         #expect(button.state == .visited)
         #expect(button.titleColor == .purple)
         button.isEnabled = false
-        #expect(button.titleColor == .purple) // still visited
+        #expect(button.titleColor == .purple)  // still visited
         #expect(button.state.description == "disabled | org.statefulcontrols.visited")
     }
 
@@ -29,13 +29,15 @@ struct ComponentTests {
     @Test func aRuleThroughTheBaseClassKeyPathCompetesWithTheSubclasses() {
         let button = VisitableButton(title: "Docs")
         let asButton: Button = button
-        button.setValue(Color.grey, for: \Button.titleColor, of: asButton,
-                        when: .containing(.disabled, priority: 2000))
+        button.setValue(
+            Color.grey, for: \Button.titleColor, of: asButton,
+            when: .containing(.disabled, priority: 2000))
         tap(button)
         #expect(button.titleColor == .purple)
         button.isEnabled = false
         #expect(button.titleColor == .grey)
-        let explanation = PropertyAccess.current == .direct
+        let explanation =
+            PropertyAccess.current == .direct
             ? button.explain(\VisitableButton.titleColor, of: button) : button.explain(\Button.titleColor, of: asButton)
         #expect(explanation.candidates.count == 3 && explanation.winner?.descriptor.priority == 2000)
         button.isEnabled = true
@@ -55,7 +57,7 @@ struct ComponentTests {
         #expect(pin.state == [.filled, .valid])
         #expect(pin.dots.allSatisfy { $0.fillColor == .green && $0.borderColor == .green })
         #expect(events == ["valueChanged 13", "valueChanged 1357", "typeComplete \(ControlState([.filled, .valid]))"])
-        pin.insertText("9") // full: ignored
+        pin.insertText("9")  // full: ignored
         #expect(pin.code == "1357" && events.count == 3)
     }
 
@@ -93,7 +95,7 @@ struct ComponentTests {
         pin.isEnabled = false
         #expect(pin.dots.map(\.fillColor) == [.grey, .grey, .clear, .clear])
         #expect(pin.dots.allSatisfy { $0.borderColor == .darkGrey && $0.borderWidth == 0.5 && !$0.isEnabled })
-        pin.insertText("34") // disabled: ignored
+        pin.insertText("34")  // disabled: ignored
         pin.deleteBackward()
         #expect(pin.code == "12")
         pin.isEnabled = true
@@ -111,7 +113,7 @@ struct ComponentTests {
         #expect(submit.isEnabled)
         pin.deleteBackward()
         #expect(!submit.isEnabled)
-        pin.insertText("5") // 1355: valid? digits 1,3,5,5 are not a run
+        pin.insertText("5")  // 1355: valid? digits 1,3,5,5 are not a run
         #expect(submit.isEnabled)
         pin.clear()
         pin.insertText("4444")

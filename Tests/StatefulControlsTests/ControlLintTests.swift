@@ -33,10 +33,12 @@ struct ControlLintTests {
         plain.setValue(Color.green, for: \.color, of: label, when: .containing(.switchOn))
         plain.setValue(Color.grey, for: \.color, of: label, when: .containing(.disabled))
         #expect(!plain.reachableStates.contains { $0.contains(.switchOn) })
-        #expect(plain.lintRules() == [
-            RuleDiagnostic(problem: .neverMatches, target: "LintedLabel", targetIdentifier: ObjectIdentifier(label),
-                           keyPath: "\\LintedLabel.color", descriptor: .containing(.switchOn), value: "green"),
-        ])
+        #expect(
+            plain.lintRules() == [
+                RuleDiagnostic(
+                    problem: .neverMatches, target: "LintedLabel", targetIdentifier: ObjectIdentifier(label),
+                    keyPath: "\\LintedLabel.color", descriptor: .containing(.switchOn), value: "green")
+            ])
         // The same rule on a control that registers the state is fine.
         let toggle = Switch()
         toggle.setValue(Color.green, for: \.color, of: label, when: .containing(.switchOn))
@@ -52,20 +54,25 @@ struct ControlLintTests {
         let diagnostics = control.lintRules()
         let states = control.reachableStates.filter { $0.contains(.highlighted) }
         #expect(states.count == 8)
-        #expect(diagnostics == [
-            RuleDiagnostic(problem: .shadowed(by: [.init(descriptor: .containingAny([.highlighted, .focused], priority: 2000),
-                                                        value: "grey", states: states)]),
-                           target: "LintedLabel", targetIdentifier: ObjectIdentifier(label), keyPath: "\\LintedLabel.color",
-                           descriptor: .containing(.highlighted), value: "blue"),
-        ])
+        #expect(
+            diagnostics == [
+                RuleDiagnostic(
+                    problem: .shadowed(by: [
+                        .init(
+                            descriptor: .containingAny([.highlighted, .focused], priority: 2000),
+                            value: "grey", states: states)
+                    ]),
+                    target: "LintedLabel", targetIdentifier: ObjectIdentifier(label), keyPath: "\\LintedLabel.color",
+                    descriptor: .containing(.highlighted), value: "blue")
+            ])
     }
 
     @Test func bindingsThatNeverChangeAreReported() {
         let control = Control()
         let label = LintedLabel()
-        control.setValue("label", for: \.text, of: label, when: .containing(.selected))   // the default again
-        control.setValue(Color.red, for: \.color, of: label, when: .notContaining([]))    // never matches
-        control.setValue(Color.red, for: \.color, of: label, when: .containing([]))       // always wins
+        control.setValue("label", for: \.text, of: label, when: .containing(.selected))  // the default again
+        control.setValue(Color.red, for: \.color, of: label, when: .notContaining([]))  // never matches
+        control.setValue(Color.red, for: \.color, of: label, when: .containing([]))  // always wins
         // In the order an apply writes: the key path bound first first.
         let diagnostics = control.lintRules()
         #expect(diagnostics.map(\.problem) == [.alwaysDefault, .neverMatches, .neverChanges])

@@ -70,7 +70,7 @@ struct DeclarativeReentrancyTests {
         door.state.apply { $0.opening() }.instantly()
         #expect(door.log == ["opening", "open"])
         #expect(door.state.currentIdentifier == "open()")
-        door.state.apply { $0.opening() }.instantly()   // not current: runs again
+        door.state.apply { $0.opening() }.instantly()  // not current: runs again
         #expect(door.log == ["opening", "open", "opening", "open"])
     }
 }

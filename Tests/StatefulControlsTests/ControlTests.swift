@@ -98,7 +98,8 @@ struct ControlTests {
         #expect(changed == [BoundProperty(target: caption, keyPath: \Caption.text)] && other.writes == 0)
         control.isSelected = false
         control.isFocused = true
-        #expect(control.changedProperties(from: shown, to: control.appliedState)
+        #expect(
+            control.changedProperties(from: shown, to: control.appliedState)
                 == [BoundProperty(target: caption, keyPath: \Caption.text), BoundProperty(target: other, keyPath: \Caption.text)])
     }
 
@@ -128,7 +129,7 @@ struct ControlTests {
 
     @Test func anInvertedKeyPathRegistration() {
         let control = Control()
-        let quiet = ControlState.switchLoud // any application bit not used on this control
+        let quiet = ControlState.switchLoud  // any application bit not used on this control
         control.register(quiet, for: \.isSelected, inverted: true)
         #expect(control.state == quiet)
         control.isSelected = true
@@ -181,12 +182,12 @@ struct ControlTests {
         control.setValue("foc", for: \.text, of: labels[2], forAllStatesContained: .focused)
         control.isSelected = true
         #expect(labels.map(\.writes) == [1, 1, 0])
-        control.isSelected = true // unchanged: nothing happens
+        control.isSelected = true  // unchanged: nothing happens
         control.updateState()
         #expect(labels.map(\.writes) == [1, 1, 0])
         control.isFocused = true
         #expect(labels.map(\.writes) == [1, 1, 1])
-        control.isHighlighted = true // nothing bound to highlighted
+        control.isHighlighted = true  // nothing bound to highlighted
         #expect(labels.map(\.writes) == [1, 1, 1])
     }
 
@@ -271,7 +272,7 @@ struct ControlTests {
         var calls: [ControlState] = []
         let subscription = control.subscribe(to: .containing(.selected)) { calls.append($0) }
         control.isSelected = true
-        control.isFocused = true // still matches: no call
+        control.isFocused = true  // still matches: no call
         control.isSelected = false
         control.isSelected = true
         #expect(calls == [.selected, [.selected, .focused]])

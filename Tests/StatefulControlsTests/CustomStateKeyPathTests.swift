@@ -48,15 +48,18 @@ struct CustomStateKeyPathTests {
 
     /// After each step (and `updateState()`), the control's state contains `state` exactly
     /// when `read` (plain Swift) is true, xor `inverted`; a value bound to the state follows.
-    func drive<Subject: Control>(_ control: Subject, _ state: ControlState, inverted: Bool = false,
-                                 _ read: (Subject) -> Bool, steps: [(Subject) -> Void],
-                                 sourceLocation: SourceLocation = #_sourceLocation) {
+    func drive<Subject: Control>(
+        _ control: Subject, _ state: ControlState, inverted: Bool = false,
+        _ read: (Subject) -> Bool, steps: [(Subject) -> Void],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let label = Label()
         control.setValue("on", for: \.text, of: label, when: .containing(state))
         func check(_ step: String) {
             let expected = read(control) != inverted
-            #expect(control.state.contains(state) == expected, "\(step): state \(control.state), Bool \(read(control))",
-                    sourceLocation: sourceLocation)
+            #expect(
+                control.state.contains(state) == expected, "\(step): state \(control.state), Bool \(read(control))",
+                sourceLocation: sourceLocation)
             #expect(control.appliedState == control.state, "\(step): applied", sourceLocation: sourceLocation)
             #expect(label.text == (expected ? "on" : "default"), "\(step): bound value", sourceLocation: sourceLocation)
         }

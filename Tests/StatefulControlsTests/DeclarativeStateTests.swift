@@ -7,13 +7,15 @@ final class SearchView: View, Stateful {
     var log: [String] = []
 
     static func awaiting(with keyword: String) -> State<SearchView> {
-        state(onSet: { view in
-            view.keyword = keyword
-            view.isLocked = false
-            view.log.append("set awaiting \(keyword)")
-        }, onUpdate: { view in
-            view.log.append("update awaiting")
-        })
+        state(
+            onSet: { view in
+                view.keyword = keyword
+                view.isLocked = false
+                view.log.append("set awaiting \(keyword)")
+            },
+            onUpdate: { view in
+                view.log.append("update awaiting")
+            })
     }
 
     static func locked() -> State<SearchView> {
@@ -60,10 +62,10 @@ struct DeclarativeStateTests {
         #expect(view.state.currentIdentifier == nil)
         view.state.apply { $0.awaiting(with: "swift") }.instantly()
         #expect(view.keyword == "swift" && view.state.currentIdentifier == "awaiting(with:)")
-        view.state.apply { $0.awaiting(with: "other") }.instantly() // same state: onUpdate only
+        view.state.apply { $0.awaiting(with: "other") }.instantly()  // same state: onUpdate only
         #expect(view.keyword == "swift")
         view.state.apply { $0.locked() }.instantly()
-        view.state.apply { $0.locked() }.instantly() // same state, no onUpdate: nothing
+        view.state.apply { $0.locked() }.instantly()  // same state, no onUpdate: nothing
         #expect(view.log == ["set awaiting swift", "update awaiting", "update awaiting", "set locked"])
         #expect(view.state.currentIdentifier == "locked()" && view.isLocked)
     }
@@ -74,7 +76,7 @@ struct DeclarativeStateTests {
         view.state.apply { $0.locked() }.viaTransition(SearchView.fade) { result in
             if case .success = result { finished += 1 }
         }
-        view.state.apply { $0.awaiting(with: "x") }.viaTransition() // the default transition
+        view.state.apply { $0.awaiting(with: "x") }.viaTransition()  // the default transition
         #expect(view.log == ["fade out", "set locked", "fade in", "fade out", "set awaiting x", "update awaiting", "fade in"])
         #expect(finished == 1)
     }
@@ -109,7 +111,10 @@ struct DeclarativeStateTests {
         var outcome: Result<Void, TransitionError>?
         view.state.apply { $0.locked() }.viaTransition(twice) { outcome = $0 }
         #expect(view.log == ["set locked"])
-        #expect(violations.map(\.description) == ["the transition to state locked() called its mutations more than once; the extra call was ignored"])
+        #expect(
+            violations.map(\.description) == [
+                "the transition to state locked() called its mutations more than once; the extra call was ignored"
+            ])
         // The completion hears of the violation too, as violationHandler's documentation says.
         guard case .failure(let twiceError) = outcome else { Issue.record("expected a failure"); return }
         #expect(twiceError == violations.first)

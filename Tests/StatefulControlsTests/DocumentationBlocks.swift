@@ -30,8 +30,9 @@ func expectEveryBlock(of markdown: String, isIn source: String, sourceLocation: 
         Issue.record("cannot read the Swift source \(source)", sourceLocation: sourceLocation)
         return
     }
-    let problems = DocumentationBlocks.problems(markdown: markdownText, named: markdown,
-                                                source: sourceText, named: sourceURL.lastPathComponent)
+    let problems = DocumentationBlocks.problems(
+        markdown: markdownText, named: markdown,
+        source: sourceText, named: sourceURL.lastPathComponent)
     for problem in problems {
         Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
     }
@@ -64,7 +65,8 @@ enum DocumentationBlocks {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if let current = open {
                 if trimmed.hasPrefix(current.fence),
-                   trimmed.drop(while: { $0 == current.fence.first }).allSatisfy(\.isWhitespace) {
+                    trimmed.drop(while: { $0 == current.fence.first }).allSatisfy(\.isWhitespace)
+                {
                     if language == nil || current.block.language == language { blocks.append(current.block) }
                     open = nil
                 } else {
@@ -112,8 +114,10 @@ enum DocumentationBlocks {
 
     /// What is wrong, one message per problem: no swift block, an unclosed one, a chunk that is
     /// not in the source (with the closest partial match, to show where it drifted).
-    static func problems(markdown: String, named markdownName: String,
-                         source: String, named sourceName: String) -> [String] {
+    static func problems(
+        markdown: String, named markdownName: String,
+        source: String, named sourceName: String
+    ) -> [String] {
         let (blocks, unclosed) = blocks(in: markdown)
         var problems: [String] = []
         if let unclosed {
@@ -131,7 +135,8 @@ enum DocumentationBlocks {
                     \(chunk.lines.map { "    " + $0 }.joined(separator: "\n"))
                     """
                 if let near = closestMatch(of: chunk.lines, in: sourceLines) {
-                    message += "\nits first \(near.count) line(s) match \(sourceName):\(near.start + 1); "
+                    message +=
+                        "\nits first \(near.count) line(s) match \(sourceName):\(near.start + 1); "
                         + "the next line there is: \(near.next.map { "\"\($0)\"" } ?? "the end of the file")"
                 }
                 problems.append(message)
@@ -193,10 +198,11 @@ struct DocumentationBlocksTests {
 
     @Test func splitsBlocksIntoTrimmedChunksAtBlankLines() {
         let block = DocumentationBlocks.blocks(in: Self.markdown).blocks[0]
-        #expect(DocumentationBlocks.chunks(of: block) == [
-            .init(line: 4, lines: ["let a = 1", "let b = a + 1"]),
-            .init(line: 7, lines: ["print(b)"]),
-        ])
+        #expect(
+            DocumentationBlocks.chunks(of: block) == [
+                .init(line: 4, lines: ["let a = 1", "let b = a + 1"]),
+                .init(line: 7, lines: ["print(b)"]),
+            ])
     }
 
     @Test func acceptsChunksSpreadOverTheSourceWithAnyIndentation() {
@@ -220,12 +226,15 @@ struct DocumentationBlocksTests {
             print(b)
             """
         let problems = DocumentationBlocks.problems(markdown: Self.markdown, named: "doc.md", source: source, named: "T.swift")
-        #expect(problems == ["""
-            doc.md:4: a chunk of swift block 1 (line 3) is not in T.swift as consecutive lines:
-                let a = 1
-                let b = a + 1
-            its first 1 line(s) match T.swift:2; the next line there is: "let b = a + 2"
-            """])
+        #expect(
+            problems == [
+                """
+                doc.md:4: a chunk of swift block 1 (line 3) is not in T.swift as consecutive lines:
+                    let a = 1
+                    let b = a + 1
+                its first 1 line(s) match T.swift:2; the next line there is: "let b = a + 2"
+                """
+            ])
     }
 
     @Test func rejectsConsecutiveLinesThatAreNotConsecutiveInTheSource() {
@@ -234,9 +243,11 @@ struct DocumentationBlocksTests {
     }
 
     @Test func failsWithoutSwiftBlocksAndOnAnUnclosedBlock() {
-        #expect(DocumentationBlocks.problems(markdown: "```sh\nls\n```", named: "doc.md", source: "", named: "T.swift")
+        #expect(
+            DocumentationBlocks.problems(markdown: "```sh\nls\n```", named: "doc.md", source: "", named: "T.swift")
                 == ["doc.md has no ```swift block: nothing is checked"])
-        #expect(DocumentationBlocks.problems(markdown: "text\n```swift\nlet a = 1\n", named: "doc.md", source: "let a = 1", named: "T.swift")
+        #expect(
+            DocumentationBlocks.problems(markdown: "text\n```swift\nlet a = 1\n", named: "doc.md", source: "let a = 1", named: "T.swift")
                 == ["doc.md:2: the swift block opened here is never closed"])
     }
 

@@ -87,13 +87,13 @@ struct EventTests {
         control.removeTarget(a, action: .tapped, for: .valueChanged)  // one event of one pair
         #expect(control.actions(forTarget: a, forControlEvent: .allEvents) == ["tapped", "changed"])
         #expect(control.actions(forTarget: a, forControlEvent: .valueChanged) == ["changed"])
-        control.removeTarget(nil, action: "tapped")                    // every target
+        control.removeTarget(nil, action: "tapped")  // every target
         #expect(control.actions(forTarget: b, forControlEvent: .allEvents) == nil)
         #expect(control.actions(forTarget: a, forControlEvent: .allEvents) == ["changed"])
         control.addTarget(b, action: .tapped, for: .valueChanged)
-        control.removeTarget(a, action: nil)                           // every action of a
+        control.removeTarget(a, action: nil)  // every action of a
         #expect(control.allTargets.map { ($0 as! Receiver).name } == ["b"])
-        control.removeTarget(nil, action: nil)                         // everything
+        control.removeTarget(nil, action: nil)  // everything
         #expect(control.allTargets.isEmpty && control.allControlEvents.isEmpty)
     }
 
@@ -109,7 +109,7 @@ struct EventTests {
         #expect(weakReceiver == nil)
         #expect(control.allTargets.isEmpty)
         #expect(control.allControlEvents.isEmpty)
-        control.sendActions(for: .valueChanged) // nothing to deliver, nothing crashes
+        control.sendActions(for: .valueChanged)  // nothing to deliver, nothing crashes
         #expect(control.registrations.isEmpty)
     }
 
@@ -130,7 +130,7 @@ struct EventTests {
         control.removeAction(other)
         control.sendActions(for: [.valueChanged, .touchDown])
         #expect(log == ["second from Control", "second from Control", "other", "second from Control"])
-        #expect(control.allTargets.isEmpty) // closure actions are not targets
+        #expect(control.allTargets.isEmpty)  // closure actions are not targets
     }
 
     @Test func aNilTargetTravelsUpTheResponderChain() {
@@ -193,18 +193,19 @@ struct EventTests {
         let control = Control()
         let late = Receiver("late"), removed = Receiver("removed")
         var log: [String] = []
-        control.addAction(Action(identifier: "mutator") { action in
-            log.append("mutator")
-            let sender = action.sender!
-            sender.addTarget(late, action: .tapped, for: .valueChanged)
-            sender.removeTarget(removed, action: nil)
-            sender.sendActions(for: .touchDown) // nested: delivered at once
-        }, for: .valueChanged)
+        control.addAction(
+            Action(identifier: "mutator") { action in
+                log.append("mutator")
+                let sender = action.sender!
+                sender.addTarget(late, action: .tapped, for: .valueChanged)
+                sender.removeTarget(removed, action: nil)
+                sender.sendActions(for: .touchDown)  // nested: delivered at once
+            }, for: .valueChanged)
         control.addAction(Action { _ in log.append("nested touchDown") }, for: .touchDown)
         control.addTarget(removed, action: .tapped, for: .valueChanged)
         control.sendActions(for: .valueChanged)
         #expect(log == ["mutator", "nested touchDown"])
-        #expect(late.log.isEmpty)           // added during the dispatch: not in its snapshot
+        #expect(late.log.isEmpty)  // added during the dispatch: not in its snapshot
         #expect(removed.log == ["tapped"])  // removed during the dispatch: still in its snapshot
         control.removeAction(identifiedBy: "mutator")
         control.sendActions(for: .valueChanged)

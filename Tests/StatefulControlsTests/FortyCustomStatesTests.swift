@@ -54,8 +54,9 @@ struct FortyCustomStatesTests {
             _ = try ControlState.allocate(named: "com.example.field.state40")
             checkInChild(false, "a 41st state is refused")
         } catch {
-            checkInChild(error == .rangeFull(name: "com.example.field.state40", range: [.application, .extendedApplication], holders: names),
-                  "the error names the forty holders: \(error)")
+            checkInChild(
+                error == .rangeFull(name: "com.example.field.state40", range: [.application, .extendedApplication], holders: names),
+                "the error names the forty holders: \(error)")
         }
         let all = states.reduce(ControlState()) { $0.union($1) }
         checkInChild(all.description == names.joined(separator: " | "), "the description names all forty: \(all)")
@@ -68,9 +69,11 @@ struct FortyCustomStatesTests {
         let probes = (0..<40).map { _ in Probe() }
         let descriptors = states.indices.map { index -> [(ReferenceWritableKeyPath<Probe, Int>, StateDescriptor)] in
             let state = states[index]
-            return [(\.exactly, .exactly(state)), (\.containing, .containing(state)), (\.notContaining, .notContaining(state)),
-                    (\.containingAny, .containingAny([state, states[(index + 1) % 40]])), (\.containingNone, .containingNone(state)),
-                    (\.custom, .custom("has state \(index)", priority: 900) { $0.contains(state) })]
+            return [
+                (\.exactly, .exactly(state)), (\.containing, .containing(state)), (\.notContaining, .notContaining(state)),
+                (\.containingAny, .containingAny([state, states[(index + 1) % 40]])), (\.containingNone, .containingNone(state)),
+                (\.custom, .custom("has state \(index)", priority: 900) { $0.contains(state) }),
+            ]
         }
         for (probe, rules) in zip(probes, descriptors) {
             for (keyPath, descriptor) in rules { field.setValue(1, for: keyPath, of: probe, when: descriptor) }
@@ -89,11 +92,13 @@ struct FortyCustomStatesTests {
             for (probe, rules) in zip(probes, descriptors) {
                 for (keyPath, descriptor) in rules {
                     let expected = descriptor.matches(state) ? 1 : 0
-                    checkInChild(probe[keyPath: keyPath] == expected, "\(step): \(descriptor) in [\(state)] gave \(probe[keyPath: keyPath])")
+                    checkInChild(
+                        probe[keyPath: keyPath] == expected, "\(step): \(descriptor) in [\(state)] gave \(probe[keyPath: keyPath])")
                 }
             }
             let alerting = state.contains(states[30])
-            checkInChild(badge.isAlerting == alerting && badge.state.contains(states[38]) == alerting
+            checkInChild(
+                badge.isAlerting == alerting && badge.state.contains(states[38]) == alerting
                     && badge.label.text == (alerting ? "alert" : ""), "\(step): the badge follows state 30: \(badge.state)")
         }
 
@@ -123,7 +128,8 @@ struct FortyCustomStatesTests {
         field.isRequired = false
         field.isArchived = false
         let extended = field.explain(\.containing, of: probes[35])
-        checkInChild(extended.state == [states[3], states[35]] && extended.winner?.descriptor == .containing(states[35])
+        checkInChild(
+            extended.state == [states[3], states[35]] && extended.winner?.descriptor == .containing(states[35])
                 && extended.value == 1, "explain of state 35: \(extended)")
         let uikit = field.explain(\.exactly, of: probes[3])
         checkInChild(uikit.winner == nil && uikit.value == 0, "exactly(state 3) does not match with state 35 on: \(uikit)")
@@ -133,11 +139,14 @@ struct FortyCustomStatesTests {
         let diagnostics = field.lintRules(reachableStates: reachable)
         for index in [5, 39] {
             let never = diagnostics.filter { $0.problem == .neverMatches && $0.targetIdentifier == ObjectIdentifier(probes[index]) }
-            let expected: Set<StateDescriptor> = [.exactly(states[index]), .containing(states[index]),
-                                                  .containingAny([states[index], states[(index + 1) % 40]]),
-                                                  .custom("has state \(index)", priority: 900) { _ in true }]
-            checkInChild(Set(never.compactMap(\.descriptor)) == expected,
-                  "state \(index) is never reached: \(never)")
+            let expected: Set<StateDescriptor> = [
+                .exactly(states[index]), .containing(states[index]),
+                .containingAny([states[index], states[(index + 1) % 40]]),
+                .custom("has state \(index)", priority: 900) { _ in true },
+            ]
+            checkInChild(
+                Set(never.compactMap(\.descriptor)) == expected,
+                "state \(index) is never reached: \(never)")
         }
         let twenty = diagnostics.filter { $0.targetIdentifier == ObjectIdentifier(probes[20]) }
         checkInChild(twenty.isEmpty, "every rule on state 20 takes effect: \(twenty)")

@@ -16,7 +16,10 @@ struct MisuseTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             await MainActor.run { Control().register(.selected, for: \.isFocused, named: "focus") }
         }
-        #expect(Self.stderr(result).contains("Control.register: state 0x4 for focus lies outside the application ranges 0x00FF0000 and 0xFFFFFFFF00000000; allocate custom states with ControlState.allocate(named:in:)"))
+        #expect(
+            Self.stderr(result).contains(
+                "Control.register: state 0x4 for focus lies outside the application ranges 0x00FF0000 and 0xFFFFFFFF00000000; allocate custom states with ControlState.allocate(named:in:)"
+            ))
     }
 
     @Test func registeringOneStateTwiceOnAControl() async {
@@ -28,7 +31,10 @@ struct MisuseTests {
                 control.register(state, for: \.isFocused, named: "focus")
             }
         }
-        #expect(Self.stderr(result).contains("Control.register: state [com.example.misuse.twice] for focus is already registered on this control for selection; register each state once per control"))
+        #expect(
+            Self.stderr(result).contains(
+                "Control.register: state [com.example.misuse.twice] for focus is already registered on this control for selection; register each state once per control"
+            ))
     }
 
     /// Not a misuse, but the same documented outcome: `Control.setValue` cannot throw, so a
@@ -46,7 +52,9 @@ struct MisuseTests {
                 control.setValue("focused", for: \.text, of: label, when: .containing(.focused))
             }
         }
-        #expect(Self.stderr(result).contains("Control.setValue(_:for:of:when:): the state resolver ran out of memory; the rule table is unchanged"))
+        #expect(
+            Self.stderr(result).contains(
+                "Control.setValue(_:for:of:when:): the state resolver ran out of memory; the rule table is unchanged"))
     }
 
     @Test func registeringAnEmptyState() async {
@@ -60,7 +68,9 @@ struct MisuseTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = ControlEvents.application(1 << 12)
         }
-        #expect(Self.stderr(result).contains("ControlEvents.application(0x1000): a custom event needs bits of the application range 0x0F000000 only"))
+        #expect(
+            Self.stderr(result).contains(
+                "ControlEvents.application(0x1000): a custom event needs bits of the application range 0x0F000000 only"))
     }
 
     @Test func anEmptyEvent() async {
@@ -74,7 +84,9 @@ struct MisuseTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             await MainActor.run { Control().commitTransition() }
         }
-        #expect(Self.stderr(result).contains("Control.commitTransition() without beginTransition(); pair each beginTransition() with one commit or end"))
+        #expect(
+            Self.stderr(result).contains(
+                "Control.commitTransition() without beginTransition(); pair each beginTransition() with one commit or end"))
     }
 
     @Test func endingWithoutBeginning() async {
@@ -114,7 +126,10 @@ struct MisuseTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = try ControlState.allocate(named: "com.example.misuse.reserved", in: .reserved)
         }
-        #expect(Self.stderr(result).contains("ControlState.allocate(named: \"com.example.misuse.reserved\", in: 0xFF000000): the range must be bits of the application ranges 0x00FF0000 and 0xFFFFFFFF00000000, such as ControlState.extendedApplication"))
+        #expect(
+            Self.stderr(result).contains(
+                "ControlState.allocate(named: \"com.example.misuse.reserved\", in: 0xFF000000): the range must be bits of the application ranges 0x00FF0000 and 0xFFFFFFFF00000000, such as ControlState.extendedApplication"
+            ))
     }
 
     @Test func listingTheCombinationsOfTooManyFactors() async {
@@ -126,7 +141,10 @@ struct MisuseTests {
                 _ = control.lintRules()
             }
         }
-        #expect(Self.stderr(result).contains("Control.reachableStates: 21 factors (4 built-in, 17 custom states) make 2^21 states, too many to list; pass the states the control really reaches to lintRules(reachableStates:)"))
+        #expect(
+            Self.stderr(result).contains(
+                "Control.reachableStates: 21 factors (4 built-in, 17 custom states) make 2^21 states, too many to list; pass the states the control really reaches to lintRules(reachableStates:)"
+            ))
     }
 
     @Test func aFactorPushingTwoStatesForOneValue() async {
@@ -135,7 +153,10 @@ struct MisuseTests {
             let second = try ControlState.allocate(named: "com.example.misuse.second")
             await MainActor.run { _ = TwicePushed(first, second) }
         }
-        #expect(Self.stderr(result).contains("TwicePushed.register: the factor isOn pushes [com.example.misuse.first] already while true; a factor pushes one state while true and one while false"))
+        #expect(
+            Self.stderr(result).contains(
+                "TwicePushed.register: the factor isOn pushes [com.example.misuse.first] already while true; a factor pushes one state while true and one while false"
+            ))
     }
 
     @Test func aPinCodeWithoutDigits() async {

@@ -64,14 +64,15 @@ struct Rule: Equatable, CustomStringConvertible {
     }
 
     var description: String {
-        let body = switch mode {
-        case .exactly: "exactly(\(Self.name(mask)))"
-        case .containing: "containing(\(Self.name(mask)))"
-        case .notContaining: "notContaining(\(Self.name(mask)))"
-        case .containingAny: "containingAny(\(Self.name(mask)))"
-        case .containingNone: "containingNone(\(Self.name(mask)))"
-        case .custom(let predicate): "custom(\"\(predicate.rawValue)\")"
-        }
+        let body =
+            switch mode {
+            case .exactly: "exactly(\(Self.name(mask)))"
+            case .containing: "containing(\(Self.name(mask)))"
+            case .notContaining: "notContaining(\(Self.name(mask)))"
+            case .containingAny: "containingAny(\(Self.name(mask)))"
+            case .containingNone: "containingNone(\(Self.name(mask)))"
+            case .custom(let predicate): "custom(\"\(predicate.rawValue)\")"
+            }
         return "\(body) @\(priority)"
     }
 

@@ -43,7 +43,7 @@ import StatefulControls
 @Suite("Model-based: bound values under user code that calls back")
 struct ModelBasedReentrancyTests {
     @Test func everyBoundPropertyHoldsTheResolvedValueAfterEveryOperation() {
-        var reported: Set<String> = []   // distinct minimal sequences; five are enough to read
+        var reported: Set<String> = []  // distinct minimal sequences; five are enough to read
         let tracing = ProcessInfo.processInfo.environment["MODEL_BASED_TRACE"] != nil
         for seed: UInt64 in 1...500 {
             var generator = Generator(seed: seed)
@@ -53,11 +53,13 @@ struct ModelBasedReentrancyTests {
             let minimal = shrink(sequence, simplifications: \.simplifications) { World.firstFailure(of: $0) != nil }
             let steps = minimal.enumerated().map { "  \($0 + 1). \($1)" }.joined(separator: "\n")
             guard reported.insert(steps).inserted else { continue }
-            Issue.record(Comment(rawValue: """
-                seed \(seed): \(World.firstFailure(of: minimal) ?? "passes when run again")
-                minimal failing sequence (\(minimal.count) of \(sequence.count) operations):
-                \(steps)
-                """))
+            Issue.record(
+                Comment(
+                    rawValue: """
+                        seed \(seed): \(World.firstFailure(of: minimal) ?? "passes when run again")
+                        minimal failing sequence (\(minimal.count) of \(sequence.count) operations):
+                        \(steps)
+                        """))
             if reported.count == 5 { break }
         }
     }
@@ -80,7 +82,8 @@ struct ModelBasedReentrancyTests {
         ]
         let holdsSeven = { (ops: [Op]) in World.run(ops).sinks[0].a == 7 }
         #expect(holdsSeven(sequence))
-        #expect(shrink(sequence, simplifications: \.simplifications, fails: holdsSeven).map(\.description)
+        #expect(
+            shrink(sequence, simplifications: \.simplifications, fails: holdsSeven).map(\.description)
                 == ["t0.a = 7 when containing(normal) @1"])
     }
 }
@@ -93,8 +96,10 @@ func trace(_ line: String) {
 // MARK: Shrinking
 
 /// Minimises a sequence for which `fails` is true (see the file's documentation).
-func shrink<Element>(_ sequence: [Element], simplifications: (Element) -> [Element],
-                             fails: ([Element]) -> Bool) -> [Element] {
+func shrink<Element>(
+    _ sequence: [Element], simplifications: (Element) -> [Element],
+    fails: ([Element]) -> Bool
+) -> [Element] {
     var current = sequence
     var shrunk = true
     while shrunk {
@@ -217,11 +222,12 @@ final class World {
             let expected = rules[key]?.contains { $0.rule == rule } ?? false
             rules[key]?.removeAll { $0.rule == rule }
             let (sink, descriptor) = (sinks[slot], rule.descriptor)
-            let removed = switch property {
-            case .a: control.removeValue(for: \.a, of: sink, when: descriptor)
-            case .b: control.removeValue(for: \.b, of: sink, when: descriptor)
-            case .token: control.removeValue(for: \.token, of: sink, when: descriptor)
-            }
+            let removed =
+                switch property {
+                case .a: control.removeValue(for: \.a, of: sink, when: descriptor)
+                case .b: control.removeValue(for: \.b, of: sink, when: descriptor)
+                case .token: control.removeValue(for: \.token, of: sink, when: descriptor)
+                }
             if removed != expected { failures.append("\(op) returned \(removed), expected \(expected)") }
         case .removeValues(let slot, let property):
             rules[Key(slot: slot, property: property)] = nil
@@ -287,11 +293,12 @@ final class World {
                 let matching = rules.filter { $0.rule.descriptor.matches(applied) }
                 let winner = matching.last { $0.rule.priority == matching.map(\.rule.priority).max() }
                 let expected = winner.map(\.value) ?? property.initial
-                let resolved: Int?? = switch property {
-                case .a: control.value(for: \.a, of: sink, in: applied).map(Optional.some)
-                case .b: control.value(for: \.b, of: sink, in: applied).map(Optional.some)
-                case .token: control.value(for: \.token, of: sink, in: applied).map { $0?.id }
-                }
+                let resolved: Int?? =
+                    switch property {
+                    case .a: control.value(for: \.a, of: sink, in: applied).map(Optional.some)
+                    case .b: control.value(for: \.b, of: sink, in: applied).map(Optional.some)
+                    case .token: control.value(for: \.token, of: sink, in: applied).map { $0?.id }
+                    }
                 let (actual, expectedResolved) = (sink.value(property), rules.isEmpty ? Int??.none : expected)
                 if actual != expected || resolved != expectedResolved {
                     let show = { (value: Int?) in value.map(String.init) ?? "nil" }

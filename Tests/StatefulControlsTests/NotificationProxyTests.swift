@@ -30,7 +30,7 @@ struct NotificationProxyTests {
         center.post(name: ping, object: nil)
         #expect(runs == 1)
         #expect(weakProxy == nil)
-        #expect(weakSentinel == nil) // the center let go of the block: nothing leaks
+        #expect(weakSentinel == nil)  // the center let go of the block: nothing leaks
     }
 
     @Test func theBlockGetsItsOwnerWithoutRetainingIt() {
@@ -45,7 +45,7 @@ struct NotificationProxyTests {
             center.post(name: ping, object: nil)
             #expect(owner.received == ["test.ping"])
         }
-        #expect(weakOwner == nil) // no cycle through the block
+        #expect(weakOwner == nil)  // no cycle through the block
     }
 
     @Test func aProxyCanBeCancelledByHand() {
@@ -57,7 +57,7 @@ struct NotificationProxyTests {
         center.post(name: ping, object: nil)
         #expect(runs == 1 && proxy.isCancelled)
         #expect(owner.attachments.isEmpty)
-        proxy.cancel() // twice is harmless
+        proxy.cancel()  // twice is harmless
     }
 
     @Test func severalProxiesOnSeveralNamesAndCenters() {
@@ -74,7 +74,7 @@ struct NotificationProxyTests {
         other.post(name: ping, object: nil)
         #expect(log == ["ping", "pong", "other ping"])
         log = []
-        center.post(name: ping, object: sender) // the center calls its observers in no set order
+        center.post(name: ping, object: sender)  // the center calls its observers in no set order
         #expect(log.sorted() == ["ping", "ping from sender"])
         #expect(owner.attachments.count == 4)
     }
@@ -115,6 +115,6 @@ struct NotificationProxyTests {
         textView.text = ""
         #expect(!textView.placeholderLabel.isHidden)
         #expect(edits == 4)
-        #expect(delegate.changes == 6) // the delegate stays the user's, and still hears every change
+        #expect(delegate.changes == 6)  // the delegate stays the user's, and still hears every change
     }
 }

@@ -40,8 +40,8 @@ struct ObservationTests {
         let field = Field()
         field.isSelected = true
         let changes = track { _ = field.state }
-        field.isSelected = true      // already selected
-        field.text = "typed"         // a factor no custom state reads: the state stays
+        field.isSelected = true  // already selected
+        field.text = "typed"  // a factor no custom state reads: the state stays
         #expect(changes.value == 0)
         field.isSelected = false
         #expect(changes.value == 1)

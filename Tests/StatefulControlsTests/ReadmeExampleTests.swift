@@ -1,3 +1,7 @@
+// swift-format-ignore-file
+// Not formatted: its code is the README's and the DocC articles' code blocks, line for line (the
+// tests below check each block against it), formatted as the documentation shows it.
+
 import Testing
 import StatefulControls
 

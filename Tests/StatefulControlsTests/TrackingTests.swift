@@ -10,9 +10,10 @@ final class TrackedControl: Control {
 
     init() {
         super.init(frame: Rect(x: 0, y: 0, width: 100, height: 40))
-        addAction(Action { [unowned self] action in
-            log.append("\(action.event!.events)\(isHighlighted ? "*" : "")")
-        }, for: .allEvents)
+        addAction(
+            Action { [unowned self] action in
+                log.append("\(action.event!.events)\(isHighlighted ? "*" : "")")
+            }, for: .allEvents)
     }
 
     override func beginTracking(_ touch: Touch, with event: Event?) -> Bool {
@@ -24,7 +25,9 @@ final class TrackedControl: Control {
     override func endTracking(_ touch: Touch, with event: Event?) { trackingCalls.append("end") }
     override func cancelTracking(with event: Event?) { trackingCalls.append("cancel") }
 
-    func down(_ x: Double, _ y: Double = 20, taps: Int = 1) { touchesBegan(Touch(location: Point(x: x, y: y), tapCount: taps, phase: .began)) }
+    func down(_ x: Double, _ y: Double = 20, taps: Int = 1) {
+        touchesBegan(Touch(location: Point(x: x, y: y), tapCount: taps, phase: .began))
+    }
     func move(_ x: Double, _ y: Double = 20) { touchesMoved(Touch(location: Point(x: x, y: y), phase: .moved)) }
     func up(_ x: Double, _ y: Double = 20) { touchesEnded(Touch(location: Point(x: x, y: y), phase: .ended)) }
 }
@@ -36,20 +39,21 @@ struct TrackingTests {
         let control = TrackedControl()
         control.down(50)
         #expect(control.isTracking && control.isTouchInside && control.isHighlighted)
-        control.move(60)                    // inside
-        control.move(150)                   // 50 past the edge: still inside the 70-point slop
-        control.move(180)                   // 80 past: exit
+        control.move(60)  // inside
+        control.move(150)  // 50 past the edge: still inside the 70-point slop
+        control.move(180)  // 80 past: exit
         #expect(!control.isTouchInside && !control.isHighlighted && control.isTracking)
-        control.move(200)                   // still outside
-        control.move(90)                    // back in: enter
+        control.move(200)  // still outside
+        control.move(90)  // back in: enter
         #expect(control.isTouchInside && control.isHighlighted)
         control.up(90)
         #expect(!control.isTracking && !control.isHighlighted)
         // "*" marks the control highlighted when the event was sent.
-        #expect(control.log == [
-            "touchDown*", "touchDragInside*", "touchDragInside*", "touchDragExit", "touchDragOutside",
-            "touchDragEnter*", "touchUpInside", "primaryActionTriggered",
-        ])
+        #expect(
+            control.log == [
+                "touchDown*", "touchDragInside*", "touchDragInside*", "touchDragExit", "touchDragOutside",
+                "touchDragEnter*", "touchUpInside", "primaryActionTriggered",
+            ])
         #expect(control.trackingCalls == ["begin", "continue", "continue", "continue", "continue", "continue", "end"])
     }
 
@@ -78,7 +82,7 @@ struct TrackingTests {
         #expect(control.log == ["touchDown*", "touchCancel"])
         #expect(!control.isTracking && !control.isHighlighted)
         #expect(control.trackingCalls == ["begin", "cancel"])
-        control.up(50) // not tracking any more: ignored
+        control.up(50)  // not tracking any more: ignored
         #expect(control.log.count == 2)
     }
 
@@ -88,10 +92,11 @@ struct TrackingTests {
         control.up(50)
         control.down(50, taps: 2)
         control.up(50)
-        #expect(control.log == [
-            "touchDown*", "touchUpInside", "primaryActionTriggered",
-            "touchDown*", "touchDownRepeat*", "touchUpInside", "primaryActionTriggered",
-        ])
+        #expect(
+            control.log == [
+                "touchDown*", "touchUpInside", "primaryActionTriggered",
+                "touchDown*", "touchDownRepeat*", "touchUpInside", "primaryActionTriggered",
+            ])
     }
 
     @Test func aDisabledControlIgnoresTouches() {

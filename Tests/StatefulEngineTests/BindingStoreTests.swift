@@ -17,8 +17,9 @@ struct BindingStoreTests {
     }
 
     static func change(_ binding: Binding, slot: UInt32) -> csr_change {
-        csr_change(target: binding.target.id, key_path: binding.keyPathID, old_value: CSR_NO_VALUE,
-                   new_value: CSR_NO_VALUE, slot: slot)
+        csr_change(
+            target: binding.target.id, key_path: binding.keyPathID, old_value: CSR_NO_VALUE,
+            new_value: CSR_NO_VALUE, slot: slot)
     }
 
     @Test func bindingsAreFoundByKeyAndBySlotGrowingTheIndex() {

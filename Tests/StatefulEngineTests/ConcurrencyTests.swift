@@ -64,15 +64,18 @@ struct ConcurrencyTests {
                     let badge = Badge(), resolver = StateResolver()
                     var seen: [String] = []
                     for round in 0..<2_000 {
-                        try resolver.setValue("c\(round % 5)", for: \.color, of: badge,
-                                              when: .containing(ControlState(rawValue: UInt(round % 8) + 1)))
+                        try resolver.setValue(
+                            "c\(round % 5)", for: \.color, of: badge,
+                            when: .containing(ControlState(rawValue: UInt(round % 8) + 1)))
                         try resolver.apply(ControlState(rawValue: UInt(round % 64)))
                         if round % 7 == 0 { resolver.removeValues(for: \.color, of: badge) }
                         if round % 500 == 499 { seen.append(badge.color) }
                     }
                     resolver.removeAllValues()
                     seen.append(badge.color)
-                    outcome.lock.withLock { outcome.colors[index] = seen; outcome.shared[index] = shared }
+                    outcome.lock.withLock {
+                        outcome.colors[index] = seen; outcome.shared[index] = shared
+                    }
                 } catch {
                     outcome.lock.withLock { outcome.errors.append("\(error)") }
                 }

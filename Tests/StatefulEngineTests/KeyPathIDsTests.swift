@@ -12,8 +12,10 @@ struct KeyPathIDsTests {
     @Test func propertiesAreNumberedInTheOrderFirstSeen() {
         var ids = KeyPathIDs()
         let target = Derived()
-        let numbered = [ids.id(\Derived.b, of: target), ids.id(\Derived.c, of: target),
-                        ids.id(\Derived.b, of: target), ids.id(\Derived.a, of: target)]
+        let numbered = [
+            ids.id(\Derived.b, of: target), ids.id(\Derived.c, of: target),
+            ids.id(\Derived.b, of: target), ids.id(\Derived.a, of: target),
+        ]
         #expect(numbered == [0, 1, 0, 2] && ids.count == 3)
     }
 

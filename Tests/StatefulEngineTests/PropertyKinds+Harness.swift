@@ -38,13 +38,13 @@ struct ModelRule: Sendable {
 enum Scenario {
     /// Rule i is bound with value i. R0 and R5 tie at 999: the one set last wins.
     static let rules: [ModelRule] = [
-        .containing(.selected),                                              // R0 @999
-        .exactly([.selected, .highlighted], 1500),                           // R1
-        .notContaining(.highlighted, 950),                                   // R2: wins at once
-        .containingAny([.disabled, .focused]),                               // R3 @500
+        .containing(.selected),  // R0 @999
+        .exactly([.selected, .highlighted], 1500),  // R1
+        .notContaining(.highlighted, 950),  // R2: wins at once
+        .containingAny([.disabled, .focused]),  // R3 @500
         .custom("disabled and focused", 1200) { $0.contains([.disabled, .focused]) },  // R4
-        .containingAny(.focused, 999),                                       // R5
-        .containingNone(.highlighted, 100),                                  // R6: under R2
+        .containingAny(.focused, 999),  // R5
+        .containingNone(.highlighted, 100),  // R6: under R2
     ]
 
     /// Every system state alone and in combinations, back to normal; `.highlighted` alone
@@ -119,15 +119,19 @@ struct Differential<Target: AnyObject, Value> {
     /// Run before every third apply, on the subject and the twin alike.
     let interlude: ((Target, Target) -> Void)?
 
-    init(_ name: String, _ keyPath: ReferenceWritableKeyPath<Target, Value>, make: @escaping () -> Target,
-         values: [Value], same: @escaping (Value, Value) -> Bool,
-         trace: @escaping (Target) -> [String] = { _ in [] }, interlude: ((Target, Target) -> Void)? = nil) {
+    init(
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<Target, Value>, make: @escaping () -> Target,
+        values: [Value], same: @escaping (Value, Value) -> Bool,
+        trace: @escaping (Target) -> [String] = { _ in [] }, interlude: ((Target, Target) -> Void)? = nil
+    ) {
         (self.name, self.keyPath, self.make, self.values, self.same) = (name, keyPath, make, values, same)
         (self.trace, self.interlude) = (trace, interlude)
     }
 
-    init(_ name: String, _ keyPath: ReferenceWritableKeyPath<Target, Value>, make: @escaping () -> Target,
-         values: [Value], trace: @escaping (Target) -> [String] = { _ in [] }, interlude: ((Target, Target) -> Void)? = nil)
+    init(
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<Target, Value>, make: @escaping () -> Target,
+        values: [Value], trace: @escaping (Target) -> [String] = { _ in [] }, interlude: ((Target, Target) -> Void)? = nil
+    )
     where Value: Equatable {
         self.init(name, keyPath, make: make, values: values, same: ==, trace: trace, interlude: interlude)
     }
@@ -190,8 +194,9 @@ struct Differential<Target: AnyObject, Value> {
         }
 
         mutating func bind(rule: Int, valueIndex: Int) throws {
-            try resolver.setValue(differential.value(valueIndex), for: keyPath, of: subject,
-                                  when: Scenario.rules[rule].descriptor)
+            try resolver.setValue(
+                differential.value(valueIndex), for: keyPath, of: subject,
+                when: Scenario.rules[rule].descriptor)
             model.set(rule: rule, valueIndex: valueIndex)
             syncTwin()
             compare("after binding R\(rule) = value \(valueIndex) in \(applied)")
@@ -248,8 +253,9 @@ struct Differential<Target: AnyObject, Value> {
                 } else if let resolved {
                     let expected = expected(model.winner(in: state))
                     let agree = differential.same(resolved, expected)
-                    #expect(agree,
-                            "\(name) \(step()): in \(state) the resolver says \(resolved), the model \(expected)")
+                    #expect(
+                        agree,
+                        "\(name) \(step()): in \(state) the resolver says \(resolved), the model \(expected)")
                 } else {
                     Issue.record("\(name) \(step()): the resolver has no value in \(state)")
                 }

@@ -37,15 +37,20 @@ struct PropertyKindsDifferentialTests {
 
     @MainActor
     @Test func mainActorClasses() throws {
-        try Differential("main actor: stored Int", \MainActorModel.stored, make: { MainActorModel() },
-                         values: Array(1...8)).run()
-        try Differential("main actor: observed String", \MainActorModel.observed, make: { MainActorModel() },
-                         values: Self.strings, trace: { $0.log }).run()
+        try Differential(
+            "main actor: stored Int", \MainActorModel.stored, make: { MainActorModel() },
+            values: Array(1...8)
+        ).run()
+        try Differential(
+            "main actor: observed String", \MainActorModel.observed, make: { MainActorModel() },
+            values: Self.strings, trace: { $0.log }
+        ).run()
     }
 
     /// The number of kinds (one per case): at least 40.
     @Test func theKindsAreMany() {
-        let all = Self.storedValues(final: true) + Self.storedValues(final: false) + Self.accessorKinds + Self.genericKinds
+        let all =
+            Self.storedValues(final: true) + Self.storedValues(final: false) + Self.accessorKinds + Self.genericKinds
             + Self.overrideKinds + Self.pathKinds + Self.foreignKinds + Self.finalityKinds
         #expect(all.count + 2 >= 40)
         #expect(Set(all.map(\.name)).count == all.count, "each case has its own name")
@@ -78,15 +83,19 @@ struct PropertyKindsDifferentialTests {
     /// (reached through accessors).
     static func storedValues(final: Bool) -> [KindCase] {
         let prefix = final ? "final class" : "non-final class"
-        func kind<Value: Equatable & SendableMetatype>(_ label: String, _ finalPath: ReferenceWritableKeyPath<FinalStorage, Value>,
-                                                       _ openPath: ReferenceWritableKeyPath<OpenStorage, Value>,
-                                                       _ values: @escaping @Sendable () -> [Value]) -> KindCase {
+        func kind<Value: Equatable & SendableMetatype>(
+            _ label: String, _ finalPath: ReferenceWritableKeyPath<FinalStorage, Value>,
+            _ openPath: ReferenceWritableKeyPath<OpenStorage, Value>,
+            _ values: @escaping @Sendable () -> [Value]
+        ) -> KindCase {
             kind(label, finalPath, openPath, values, same: ==)
         }
-        func kind<Value>(_ label: String, _ finalPath: ReferenceWritableKeyPath<FinalStorage, Value>,
-                         _ openPath: ReferenceWritableKeyPath<OpenStorage, Value>,
-                         _ values: @escaping @Sendable () -> [Value],
-                         same: @escaping @Sendable (Value, Value) -> Bool) -> KindCase {
+        func kind<Value>(
+            _ label: String, _ finalPath: ReferenceWritableKeyPath<FinalStorage, Value>,
+            _ openPath: ReferenceWritableKeyPath<OpenStorage, Value>,
+            _ values: @escaping @Sendable () -> [Value],
+            same: @escaping @Sendable (Value, Value) -> Bool
+        ) -> KindCase {
             // A key path is immutable, but its class is not Sendable: captured unchecked.
             nonisolated(unsafe) let (finalPath, openPath) = (finalPath, openPath)
             return KindCase("\(prefix): \(label)") { name in
@@ -111,27 +120,39 @@ struct PropertyKindsDifferentialTests {
             },
             kind("String", \.string, \.string) { strings },
             kind("class reference", \.object, \.object, { tokens() }, same: sameObject),
-            kind("Optional class reference", \.optionalObject, \.optionalObject, {
-                let t = tokens()
-                return [t[0], nil, t[1], t[2], nil, t[3], t[4], t[5]]
-            }, same: sameObject),
-            kind("any Protocol existential", \.existential, \.existential, {
-                [SmallTag(n: 1), BigTag(a: 2), ClassTag(3), EnumTag.one, EnumTag.two("two"), BigTag(a: 6, text: "six"),
-                 ClassTag(7), SmallTag(n: 8)]
-            }, same: sameTagged),
-            kind("Any", \.any, \.any, {
-                [1, "two", 3.0, Triple(a: 4), Token(5), Optional<Int>.none as Any, Large(name: "seven"), [8, 8]]
-            }, same: sameAny),
-            kind("closure () -> Int", \.closure, \.closure, {
-                (1...8).map { n in { n * 11 } }
-            }, same: { $0() == $1() }),
+            kind(
+                "Optional class reference", \.optionalObject, \.optionalObject,
+                {
+                    let t = tokens()
+                    return [t[0], nil, t[1], t[2], nil, t[3], t[4], t[5]]
+                }, same: sameObject),
+            kind(
+                "any Protocol existential", \.existential, \.existential,
+                {
+                    [
+                        SmallTag(n: 1), BigTag(a: 2), ClassTag(3), EnumTag.one, EnumTag.two("two"), BigTag(a: 6, text: "six"),
+                        ClassTag(7), SmallTag(n: 8),
+                    ]
+                }, same: sameTagged),
+            kind(
+                "Any", \.any, \.any,
+                {
+                    [1, "two", 3.0, Triple(a: 4), Token(5), Optional<Int>.none as Any, Large(name: "seven"), [8, 8]]
+                }, same: sameAny),
+            kind(
+                "closure () -> Int", \.closure, \.closure,
+                {
+                    (1...8).map { n in { n * 11 } }
+                }, same: { $0() == $1() }),
             kind("Optional<Int>", \.optionalInt, \.optionalInt) { [1, nil, 3, 0, nil, 6, .max, 8] },
             kind("Optional<String>", \.optionalString, \.optionalString) { ["one", nil, "", "four", nil, "six", "seven", "eight"] },
             kind("tuple (Int, String)", \.tuple, \.tuple, { (1...8).map { ($0, "t\($0)") } }, same: ==),
             kind("enum without payload", \.mode, \.mode) { [.low, .mid, .high, .off, .low, .mid, .high, .low] },
             kind("enum with payloads", \.payload, \.payload) {
-                [.number(1), .pair("two", 2), .triple(Triple(a: 3)), .nested(.number(4), .nested(.pair("four", 4), .none)),
-                 .none, .number(6), .nested(.triple(Triple(c: 7)), .number(7)), .pair("eight", 8)]
+                [
+                    .number(1), .pair("two", 2), .triple(Triple(a: 3)), .nested(.number(4), .nested(.pair("four", 4), .none)),
+                    .none, .number(6), .nested(.triple(Triple(c: 7)), .number(7)), .pair("eight", 8),
+                ]
             },
             kind("array", \.array, \.array) { [[1], [2, 2], [], [4, 4, 4, 4], [5], [6], Array(0..<70), [8]] },
             kind("dictionary", \.dictionary, \.dictionary) {
@@ -142,16 +163,20 @@ struct PropertyKindsDifferentialTests {
             kind("8-byte struct of two Int32", \.pair32, \.pair32) { (1...8).map { Pair32(a: Int32($0), b: -Int32($0)) } },
             kind("AnyObject", \.anyObject, \.anyObject, { tokens() + [ClassTag(9)] }, same: { $0 === $1 }),
             kind("class-bound existential", \.classBound, \.classBound, { (1...8).map(ClassTag.init) }, same: { $0 === $1 }),
-            kind("metatype Any.Type", \.metatype, \.metatype, {
-                [String.self, Double.self, Token.self, Large.self, Int.self, Mode.self, [Int].self, Optional<Int>.self]
-            }, same: { ObjectIdentifier($0) == ObjectIdentifier($1) }),
+            kind(
+                "metatype Any.Type", \.metatype, \.metatype,
+                {
+                    [String.self, Double.self, Token.self, Large.self, Int.self, Mode.self, [Int].self, Optional<Int>.self]
+                }, same: { ObjectIdentifier($0) == ObjectIdentifier($1) }),
         ]
     }
 
     // MARK: Observers, computed, lazy, wrappers, weak and unowned
 
     static let accessorKinds: [KindCase] = [
-        KindCase("willSet only") { try Differential($0, \Observers.willOnly, make: Observers.init, values: Array(1...8), trace: \.log).run() },
+        KindCase("willSet only") {
+            try Differential($0, \Observers.willOnly, make: Observers.init, values: Array(1...8), trace: \.log).run()
+        },
         KindCase("didSet only (simple, old value not read)") {
             try Differential($0, \Observers.didOnly, make: Observers.init, values: Array(1...8), trace: \.log).run()
         },
@@ -160,8 +185,10 @@ struct PropertyKindsDifferentialTests {
             try Differential($0, \Observers.readsOld, make: Observers.init, values: [1, 1, 2, 2, 0, 3, 3, 4], trace: \.log).run()
         },
         KindCase("willSet and didSet on a large struct") {
-            try Differential($0, \Observers.largeObserved, make: Observers.init,
-                             values: (1...8).map { Large(a: $0, name: "observed \($0)") }, trace: \.log).run()
+            try Differential(
+                $0, \Observers.largeObserved, make: Observers.init,
+                values: (1...8).map { Large(a: $0, name: "observed \($0)") }, trace: \.log
+            ).run()
         },
         KindCase("computed (get/set over a stored property)") {
             try Differential($0, \Accessors.computed, make: Accessors.init, values: Array(1...8), trace: \.log).run()
@@ -175,16 +202,19 @@ struct PropertyKindsDifferentialTests {
         },
         KindCase("weak var (its object dying between applies)") {
             let t = tokens()
-            try Differential($0, \WeakHolder.ref, make: WeakHolder.init, values: [t[0], nil, t[1], t[2], nil, t[3], t[4], t[5]],
-                             same: sameObject, interlude: { subject, twin in
-                                 // An object only the property refers to: both read nil once it is gone.
-                                 do {
-                                     let transient = Token(99)
-                                     subject.ref = transient
-                                     twin.ref = transient
-                                 }
-                                 #expect(subject.ref == nil && twin.ref == nil)
-                             }).run()
+            try Differential(
+                $0, \WeakHolder.ref, make: WeakHolder.init, values: [t[0], nil, t[1], t[2], nil, t[3], t[4], t[5]],
+                same: sameObject,
+                interlude: { subject, twin in
+                    // An object only the property refers to: both read nil once it is gone.
+                    do {
+                        let transient = Token(99)
+                        subject.ref = transient
+                        twin.ref = transient
+                    }
+                    #expect(subject.ref == nil && twin.ref == nil)
+                }
+            ).run()
         },
         KindCase("unowned var (objects kept alive by the test)") {
             let keeper = Token(0)
@@ -249,8 +279,10 @@ struct PropertyKindsDifferentialTests {
             try Differential($0, \Geometry.frame.origin.y, make: Geometry.init, values: (1...8).map(Double.init)).run()
         },
         KindCase("member of an observed struct property \\ObservedGeometry.frame.origin.y") {
-            try Differential($0, \ObservedGeometry.frame.origin.y, make: ObservedGeometry.init, values: (1...8).map(Double.init),
-                             trace: \.log).run()
+            try Differential(
+                $0, \ObservedGeometry.frame.origin.y, make: ObservedGeometry.init, values: (1...8).map(Double.init),
+                trace: \.log
+            ).run()
         },
         KindCase("through another object \\Parent.child.value") {
             try Differential($0, \Parent.child.value, make: Parent.init, values: Array(1...8)).run()
@@ -258,11 +290,15 @@ struct PropertyKindsDifferentialTests {
         KindCase("through another object and a struct \\Parent.child.point.y") {
             try Differential($0, \Parent.child.point.y, make: Parent.init, values: (1...8).map(Double.init)).run()
         },
-        KindCase("class subscript \\Grid.[1]") { try Differential($0, \Grid.[1], make: Grid.init, values: Array(1...8), trace: \.log).run() },
+        KindCase("class subscript \\Grid.[1]") {
+            try Differential($0, \Grid.[1], make: Grid.init, values: Array(1...8), trace: \.log).run()
+        },
         KindCase("array element \\Grid.items[1]") { try Differential($0, \Grid.items[1], make: Grid.init, values: Array(1...8)).run() },
         KindCase("dictionary entry \\Grid.dictionary[\"k\"] (nil removes it)") {
-            try Differential($0, \Grid.dictionary["k"], make: Grid.init, values: [1, nil, 3, 4, nil, 6, 7, 8],
-                             trace: { $0.dictionary.keys.sorted() }).run()
+            try Differential(
+                $0, \Grid.dictionary["k"], make: Grid.init, values: [1, nil, 3, 4, nil, 6, 7, 8],
+                trace: { $0.dictionary.keys.sorted() }
+            ).run()
         },
     ]
 
@@ -285,8 +321,10 @@ struct PropertyKindsDifferentialTests {
             try Differential($0, \ForeignOpen.value, make: { LocalSubclass() }, values: Array(1...8), trace: \.log).run()
         },
         KindCase("other module, open class subclassed here: inherited observed var") {
-            try Differential($0, \LocalSubclass.observed, make: LocalSubclass.init, values: (1...8).map { Double($0) / 4 },
-                             trace: \.log).run()
+            try Differential(
+                $0, \LocalSubclass.observed, make: LocalSubclass.init, values: (1...8).map { Double($0) / 4 },
+                trace: \.log
+            ).run()
         },
         KindCase("other module, open class subclassed here: inherited final var") {
             try Differential($0, \LocalSubclass.fixed, make: LocalSubclass.init, values: strings).run()

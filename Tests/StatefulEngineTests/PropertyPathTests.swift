@@ -35,7 +35,9 @@ struct PropertyPathTests {
         let target = Derived()
         let asBase: Base = target
         func bindBase() throws { try resolver.setValue(1, for: \Base.stored, of: asBase, when: .containing(.disabled, priority: 2000)) }
-        func bindDerived() throws { try resolver.setValue(2, for: \Derived.stored, of: target, when: .containing(.disabled, priority: 999)) }
+        func bindDerived() throws {
+            try resolver.setValue(2, for: \Derived.stored, of: target, when: .containing(.disabled, priority: 999))
+        }
         if baseFirst { try bindBase(); try bindDerived() } else { try bindDerived(); try bindBase() }
         #expect(resolver.bindings.count == (merged ? 1 : 2))
         try resolver.apply(.disabled)

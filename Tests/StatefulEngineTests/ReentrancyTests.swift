@@ -28,10 +28,11 @@ struct ReentrancyTests {
         #expect(target.b == "B")
         nonisolated(unsafe) var deinitRan = false
         // Only the resolver holds this hook: replacing it releases it, and its deinit calls back.
-        try resolver.setValue(Hook("first") {
-            deinitRan = true
-            resolver.removeValues(for: \.b, of: target)
-        }, for: \.hook, of: target, when: .containing(.selected))
+        try resolver.setValue(
+            Hook("first") {
+                deinitRan = true
+                resolver.removeValues(for: \.b, of: target)
+            }, for: \.hook, of: target, when: .containing(.selected))
         try resolver.setValue(Hook("second"), for: \.hook, of: target, when: .containing(.selected))
         #expect(deinitRan)
         #expect(target.b == "b0" && resolver.value(for: \.b, of: target, in: .focused) == nil)
@@ -47,9 +48,9 @@ struct ReentrancyTests {
         try resolver.setValue("B", for: \.b, of: target, when: .containingNone(.selected))
         #expect(target.b == "B")
         target.onA = { [unowned target] _ in resolver.removeValues(for: \.b, of: target) }
-        try resolver.apply(.selected)    // writes a first (first-bind order); its setter removes b
+        try resolver.apply(.selected)  // writes a first (first-bind order); its setter removes b
         #expect(target.a == "A")
-        #expect(target.b == "b0")        // b's default, not the value of the state left
+        #expect(target.b == "b0")  // b's default, not the value of the state left
         #expect(resolver.value(for: \.b, of: target, in: .selected) == nil)
     }
 
@@ -61,7 +62,7 @@ struct ReentrancyTests {
         let target = Target()
         try resolver.setValue("A", for: \.a, of: target, when: .containing(.selected))
         target.onA = { [unowned target] _ in resolver.removeValues(for: \.a, of: target) }
-        try resolver.apply(.selected)   // a's setter removes a's binding: default written back
+        try resolver.apply(.selected)  // a's setter removes a's binding: default written back
         #expect(target.a == "a0" && resolver.bindings.isEmpty)
 
         // The rest replaces a value whose deinit writes the property being replaced: an
@@ -75,7 +76,9 @@ struct ReentrancyTests {
         try resolver.setValue("B", for: \.b, of: target, when: .containing(.highlighted))
         // A value only the property holds: the resolver's store releases it, and its deinit
         // removes everything, including the binding being written and the one after it.
-        stored.hook = Hook("mine") { deinitRan = true; resolver.removeAllValues() }
+        stored.hook = Hook("mine") {
+            deinitRan = true; resolver.removeAllValues()
+        }
         try resolver.apply(.highlighted)
         #expect(deinitRan && resolver.bindings.isEmpty && resolver.ruleCount == 0)
         #expect(stored.hook == nil && target.b == "b0")
@@ -117,11 +120,11 @@ struct ReentrancyTests {
             guard value == "a0" else { return }
             try? resolver.setValue("B2", for: \.b, of: target, when: .containingNone(.selected))
         }
-        resolver.removeAllValues()       // a's default is written first; its setter binds b again
+        resolver.removeAllValues()  // a's default is written first; its setter binds b again
         #expect(target.a == "a0")
         #expect(target.b == "B2")
         #expect(resolver.value(for: \.b, of: target, in: .normal) == "B2")
-        #expect(resolver.value(for: \.b, of: target, in: .selected) == "b0")   // the first default, kept
+        #expect(resolver.value(for: \.b, of: target, in: .selected) == "b0")  // the first default, kept
         #expect(resolver.ruleCount == 1)
     }
 
@@ -133,7 +136,7 @@ struct ReentrancyTests {
             var y = 0 { didSet { log.entries.append("\(name).y") } }
             init(_ name: String, _ log: Log) { (self.name, self.log) = (name, log) }
         }
-        for _ in 0..<5 {   // Dictionary and Set orders change from instance to instance
+        for _ in 0..<5 {  // Dictionary and Set orders change from instance to instance
             let log = Log()
             let resolver = StateResolver()
             let first = Recorder("first", log), second = Recorder("second", log)
@@ -158,13 +161,17 @@ struct ReentrancyTests {
             final class Label { var text = "" }
             nonisolated(unsafe) let resolver = StateResolver()
             let label = Label()
-            try resolver.setValue("custom", for: \.text, of: label, when: .custom("calls back", priority: 1) { _ in
-                resolver.removeAllValues()
-                return true
-            })
+            try resolver.setValue(
+                "custom", for: \.text, of: label,
+                when: .custom("calls back", priority: 1) { _ in
+                    resolver.removeAllValues()
+                    return true
+                })
             try resolver.apply(.selected)
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("StateResolver.removeAllValues() called from a custom predicate; a predicate must be a pure function of the state"))
+        #expect(
+            stderr.contains(
+                "StateResolver.removeAllValues() called from a custom predicate; a predicate must be a pure function of the state"))
     }
 }

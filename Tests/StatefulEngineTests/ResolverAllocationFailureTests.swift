@@ -65,11 +65,14 @@ struct ResolverAllocationFailureTests {
             let mask: ControlState = [.selected, .highlighted, .disabled, .focused, [.selected, .highlighted], []][i % 6]
             let descriptor = StateDescriptor.containing(mask, priority: Int32(i % 3) * 500)
             // A bind that throws out of memory changed nothing: checked below.
-            if try bound({ () throws(ResolverError) in try resolver.setValue(100 + i, for: \.number, of: targets[index], when: descriptor) }) {
+            if try bound({ () throws(ResolverError) in try resolver.setValue(100 + i, for: \.number, of: targets[index], when: descriptor) }
+            ) {
                 Model.set(&model.rules[index, default: []], descriptor, 100 + i)
             }
             let custom = StateDescriptor.custom("rule \(i % 4)", priority: 700) { $0.contains(.selected) }
-            if try bound({ () throws(ResolverError) in try resolver.setValue("t\(i)", for: \.text, of: targets[(index + 1) % targets.count], when: custom) }) {
+            if try bound({ () throws(ResolverError) in
+                try resolver.setValue("t\(i)", for: \.text, of: targets[(index + 1) % targets.count], when: custom)
+            }) {
                 Model.set(&model.texts[(index + 1) % targets.count, default: []], custom, "t\(i)")
             }
             try check(model)

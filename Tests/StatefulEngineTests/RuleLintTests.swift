@@ -19,10 +19,13 @@ struct RuleLintTests {
     /// The four combinations of selected and disabled, in ascending order.
     let states: [ControlState] = [[], .disabled, .selected, [.selected, .disabled]]
 
-    func diagnostic(_ problem: RuleDiagnostic.Problem, _ swatch: LintedSwatch, _ keyPath: String,
-                    _ descriptor: StateDescriptor?, _ value: String) -> RuleDiagnostic {
-        RuleDiagnostic(problem: problem, target: "LintedSwatch", targetIdentifier: ObjectIdentifier(swatch),
-                       keyPath: keyPath, descriptor: descriptor, value: value)
+    func diagnostic(
+        _ problem: RuleDiagnostic.Problem, _ swatch: LintedSwatch, _ keyPath: String,
+        _ descriptor: StateDescriptor?, _ value: String
+    ) -> RuleDiagnostic {
+        RuleDiagnostic(
+            problem: problem, target: "LintedSwatch", targetIdentifier: ObjectIdentifier(swatch),
+            keyPath: keyPath, descriptor: descriptor, value: value)
     }
 
     @Test func aRuleBeatenByAHigherPriorityWhereverItMatchesIsShadowed() throws {
@@ -31,11 +34,14 @@ struct RuleLintTests {
         try resolver.setValue("blue", for: \.fill, of: swatch, when: .containing(.selected))
         try resolver.setValue("grey", for: \.fill, of: swatch, when: .containingAny([.selected, .disabled], priority: 2000))
         let diagnostics = try resolver.lintRules(reachableStates: states)
-        let hiding = RuleDiagnostic.Shadowing(descriptor: .containingAny([.selected, .disabled], priority: 2000),
-                                              value: "grey", states: [.selected, [.selected, .disabled]])
+        let hiding = RuleDiagnostic.Shadowing(
+            descriptor: .containingAny([.selected, .disabled], priority: 2000),
+            value: "grey", states: [.selected, [.selected, .disabled]])
         #expect(diagnostics == [diagnostic(.shadowed(by: [hiding]), swatch, "\\LintedSwatch.fill", .containing(.selected), "blue")])
-        #expect(diagnostics[0].description
-            == "\\LintedSwatch.fill of LintedSwatch: containing(selected) @999 -> blue never wins: where it matches, containingAny(disabled | selected) @2000 -> grey wins in [selected], [disabled | selected]")
+        #expect(
+            diagnostics[0].description
+                == "\\LintedSwatch.fill of LintedSwatch: containing(selected) @999 -> blue never wins: where it matches, containingAny(disabled | selected) @2000 -> grey wins in [selected], [disabled | selected]"
+        )
     }
 
     @Test func aRuleBeatenByAnEqualPrioritySetLaterIsShadowed() throws {
@@ -51,8 +57,9 @@ struct RuleLintTests {
             RuleDiagnostic.Shadowing(descriptor: .containingAny(.selected, priority: 999), value: "green", states: [.selected]),
         ]
         #expect(diagnostics == [diagnostic(.shadowed(by: hiding), swatch, "\\LintedSwatch.fill", .containing(.selected), "blue")])
-        #expect(diagnostics[0].description.hasSuffix(
-            "containingAny(selected) @999 -> green wins (tied at priority 999 and set later) in [selected]"))
+        #expect(
+            diagnostics[0].description.hasSuffix(
+                "containingAny(selected) @999 -> green wins (tied at priority 999 and set later) in [selected]"))
     }
 
     @Test func rulesThatMatchNoReachableStateNeverMatch() throws {
@@ -63,12 +70,15 @@ struct RuleLintTests {
         try resolver.setValue("teal", for: \.fill, of: swatch, when: .custom("never", priority: 1) { _ in false })
         try resolver.setValue("blue", for: \.fill, of: swatch, when: .containing(.selected))
         let diagnostics = try resolver.lintRules(reachableStates: states)
-        #expect(diagnostics == [
-            diagnostic(.neverMatches, swatch, "\\LintedSwatch.fill", .containing(.focused), "pink"),
-            diagnostic(.neverMatches, swatch, "\\LintedSwatch.fill", .containingAny([]), "red"),
-            diagnostic(.neverMatches, swatch, "\\LintedSwatch.fill", .custom("never", priority: 1) { _ in false }, "teal"),
-        ])
-        #expect(diagnostics[1].description == "\\LintedSwatch.fill of LintedSwatch: containingAny(normal) @500 -> red matches no reachable state")
+        #expect(
+            diagnostics == [
+                diagnostic(.neverMatches, swatch, "\\LintedSwatch.fill", .containing(.focused), "pink"),
+                diagnostic(.neverMatches, swatch, "\\LintedSwatch.fill", .containingAny([]), "red"),
+                diagnostic(.neverMatches, swatch, "\\LintedSwatch.fill", .custom("never", priority: 1) { _ in false }, "teal"),
+            ])
+        #expect(
+            diagnostics[1].description
+                == "\\LintedSwatch.fill of LintedSwatch: containingAny(normal) @500 -> red matches no reachable state")
     }
 
     @Test func aBindingWhoseWinnersAllEqualItsDefaultIsAlwaysDefault() throws {
@@ -79,13 +89,15 @@ struct RuleLintTests {
         // A binding none of whose rules ever wins resolves to its default too, whatever its type.
         try resolver.setValue(Shape(corners: 4), for: \.shape, of: swatch, when: .containing(.focused))
         let diagnostics = try resolver.lintRules(reachableStates: states)
-        #expect(diagnostics == [
-            diagnostic(.alwaysDefault, swatch, "\\LintedSwatch.border", nil, "black"),
-            diagnostic(.neverMatches, swatch, "\\LintedSwatch.shape", .containing(.focused), "Shape(corners: 4)"),
-            diagnostic(.alwaysDefault, swatch, "\\LintedSwatch.shape", nil, "Shape(corners: 0)"),
-        ])
-        #expect(diagnostics[0].description
-            == "\\LintedSwatch.border of LintedSwatch: every reachable state resolves to the default black: its rules change nothing")
+        #expect(
+            diagnostics == [
+                diagnostic(.alwaysDefault, swatch, "\\LintedSwatch.border", nil, "black"),
+                diagnostic(.neverMatches, swatch, "\\LintedSwatch.shape", .containing(.focused), "Shape(corners: 4)"),
+                diagnostic(.alwaysDefault, swatch, "\\LintedSwatch.shape", nil, "Shape(corners: 0)"),
+            ])
+        #expect(
+            diagnostics[0].description
+                == "\\LintedSwatch.border of LintedSwatch: every reachable state resolves to the default black: its rules change nothing")
     }
 
     @Test func valuesThatAreNotEquatableAreNotCompared() throws {
@@ -108,13 +120,15 @@ struct RuleLintTests {
         // Rules whose values equal the default where they win, and the default elsewhere: no change either.
         try resolver.setValue("black", for: \.border, of: swatch, when: .containing(.disabled))
         let diagnostics = try resolver.lintRules(reachableStates: states)
-        #expect(diagnostics == [
-            diagnostic(.neverChanges, swatch, "\\LintedSwatch.shape", nil, "Shape(corners: 3)"),
-            diagnostic(.neverChanges, swatch, "\\LintedSwatch.fill", nil, "red"),
-            diagnostic(.alwaysDefault, swatch, "\\LintedSwatch.border", nil, "black"),
-        ])
-        #expect(diagnostics[1].description
-            == "\\LintedSwatch.fill of LintedSwatch: every reachable state resolves to red: the binding never changes the value")
+        #expect(
+            diagnostics == [
+                diagnostic(.neverChanges, swatch, "\\LintedSwatch.shape", nil, "Shape(corners: 3)"),
+                diagnostic(.neverChanges, swatch, "\\LintedSwatch.fill", nil, "red"),
+                diagnostic(.alwaysDefault, swatch, "\\LintedSwatch.border", nil, "black"),
+            ])
+        #expect(
+            diagnostics[1].description
+                == "\\LintedSwatch.fill of LintedSwatch: every reachable state resolves to red: the binding never changes the value")
     }
 
     @Test func wellFormedRulesReportNothing() throws {
@@ -151,10 +165,16 @@ struct RuleLintTests {
         let diagnostics = try resolver.lintRules(reachableStates: many)
         let expected = many.filter { $0.contains(.selected) }
         #expect(expected.count == 64)
-        #expect(diagnostics == [diagnostic(.shadowed(by: [.init(descriptor: .containing(.selected, priority: 2000), value: "grey", states: expected)]),
-                                           swatch, "\\LintedSwatch.fill", .containing(.selected), "blue")])
-        #expect(diagnostics[0].description.hasSuffix(
-            "wins in [highlighted | disabled | selected | focused | 0x10 | 0x20 | 0x40], [disabled | selected | focused | 0x10 | 0x20 | 0x40], [highlighted | selected | focused | 0x10 | 0x20 | 0x40] and 61 more states"))
+        #expect(
+            diagnostics == [
+                diagnostic(
+                    .shadowed(by: [.init(descriptor: .containing(.selected, priority: 2000), value: "grey", states: expected)]),
+                    swatch, "\\LintedSwatch.fill", .containing(.selected), "blue")
+            ])
+        #expect(
+            diagnostics[0].description.hasSuffix(
+                "wins in [highlighted | disabled | selected | focused | 0x10 | 0x20 | 0x40], [disabled | selected | focused | 0x10 | 0x20 | 0x40], [highlighted | selected | focused | 0x10 | 0x20 | 0x40] and 61 more states"
+            ))
     }
 
     @Test func bindingsOfDeallocatedTargetsAreSkipped() throws {
@@ -178,8 +198,12 @@ struct RuleLintTests {
         try resolver.setValue("hidden", for: \.fill, of: swatch, when: .custom("hidden", priority: 700) { $0.contains(.highlighted) })
         let diagnostics = try resolver.lintRules(reachableStates: [[], .highlighted, .selected])
         let hiding = RuleDiagnostic.Shadowing(descriptor: .custom("odd", priority: 900) { _ in true }, value: "odd", states: [.highlighted])
-        #expect(diagnostics == [diagnostic(.shadowed(by: [hiding]), swatch, "\\LintedSwatch.fill",
-                                           .custom("hidden", priority: 700) { _ in true }, "hidden")])
+        #expect(
+            diagnostics == [
+                diagnostic(
+                    .shadowed(by: [hiding]), swatch, "\\LintedSwatch.fill",
+                    .custom("hidden", priority: 700) { _ in true }, "hidden")
+            ])
         #expect(diagnostics[0].descriptor?.name == "hidden")
     }
 

@@ -72,8 +72,9 @@ struct StateResolverChurnTests {
         resolver.cacheBudget = budget
         let targets = (0..<50).map { _ in Recorder() }
         for (index, target) in targets.enumerated() {
-            try resolver.setValue("bit \(index % 20)", for: \.title, of: target,
-                                  when: .containing(ControlState(rawValue: 1 << UInt(index % 20))))
+            try resolver.setValue(
+                "bit \(index % 20)", for: \.title, of: target,
+                when: .containing(ControlState(rawValue: 1 << UInt(index % 20))))
         }
         for round in 0..<3_000 {
             let state = ControlState(rawValue: UInt(round &* 2_654_435_761) & 0xFFFFF)
@@ -96,7 +97,11 @@ struct StateResolverChurnTests {
         for cycle in 0..<10_000 {
             let target = Recorder()
             try resolver.setValue("\(cycle)", for: \.title, of: target, when: .containing(.selected))
-            if cycle % 2 == 0 { resolver.removeValues(of: target) } else { resolver.removeAllValues(); try resolver.setValue("k", for: \.title, of: kept, when: .containing(.selected)) }
+            if cycle % 2 == 0 {
+                resolver.removeValues(of: target)
+            } else {
+                resolver.removeAllValues(); try resolver.setValue("k", for: \.title, of: kept, when: .containing(.selected))
+            }
         }
         #expect(resolver.targets.nextID <= 3)
         try resolver.apply(.selected)

@@ -25,14 +25,14 @@ struct StateResolverTests {
         target.title = "original"
         target.writes = []
         try resolver.setValue("on", for: \.title, of: target, when: .containing(.selected))
-        #expect(target.writes.isEmpty) // does not win in .normal: stored only
+        #expect(target.writes.isEmpty)  // does not win in .normal: stored only
         #expect(try resolver.apply(.selected) == 1)
         #expect(target.title == "on")
         try resolver.apply(.normal)
         #expect(target.title == "original")
         #expect(resolver.value(for: \.title, of: target, in: .normal) == "original")
         #expect(resolver.value(for: \.title, of: target, in: [.selected, .focused]) == "on")
-        #expect(resolver.value(for: \.width, of: target, in: .normal) == nil) // not bound
+        #expect(resolver.value(for: \.width, of: target, in: .normal) == nil)  // not bound
     }
 
     @Test func changedPropertiesAreWhatAnApplyWritesInItsOrder() throws {
@@ -43,8 +43,11 @@ struct StateResolverTests {
         try resolver.setValue("focused", for: \.color, of: second, when: .containing(.focused))
         try resolver.setValue(3.0, for: \.width, of: first, when: .containing(.focused))
         let selecting = try resolver.changedProperties(from: .normal, to: .selected)
-        #expect(selecting == [BoundProperty(target: first, keyPath: \Recorder.title),
-                              BoundProperty(target: second, keyPath: \Recorder.width)])
+        #expect(
+            selecting == [
+                BoundProperty(target: first, keyPath: \Recorder.title),
+                BoundProperty(target: second, keyPath: \Recorder.width),
+            ])
         #expect(try resolver.changedProperties(from: .selected, to: .selected).isEmpty)
         // The same list as the apply's writes, before and after the apply.
         first.writes = []
@@ -52,8 +55,11 @@ struct StateResolverTests {
         try resolver.apply([.selected, .focused])
         let both = try resolver.changedProperties(from: .normal, to: [.selected, .focused])
         // Targets in bind order, each one's key paths in the order the resolver first saw them.
-        #expect(both == [BoundProperty(target: first, keyPath: \Recorder.title), BoundProperty(target: first, keyPath: \Recorder.width),
-                         BoundProperty(target: second, keyPath: \Recorder.width), BoundProperty(target: second, keyPath: \Recorder.color)])
+        #expect(
+            both == [
+                BoundProperty(target: first, keyPath: \Recorder.title), BoundProperty(target: first, keyPath: \Recorder.width),
+                BoundProperty(target: second, keyPath: \Recorder.width), BoundProperty(target: second, keyPath: \Recorder.color),
+            ])
         #expect(first.writes == ["title=selected", "width=3.0"] && second.writes == ["width=2.0", "color=focused"])
     }
 
@@ -82,7 +88,7 @@ struct StateResolverTests {
         try resolver.setValue("exact", for: \.title, of: target, when: .exactly(.selected))
         #expect(target.writes == ["title=exact"])
         try resolver.setValue("lower", for: \.title, of: target, when: .containing(.selected))
-        #expect(target.writes == ["title=exact"]) // 999 < 1000: not applied
+        #expect(target.writes == ["title=exact"])  // 999 < 1000: not applied
         try resolver.setValue("higher", for: \.title, of: target, when: .containing(.selected, priority: 2000))
         #expect(target.writes == ["title=exact", "title=higher"])
         try resolver.setValue("other state", for: \.title, of: target, when: .exactly(.focused, priority: 5000))
@@ -96,11 +102,11 @@ struct StateResolverTests {
         try resolver.setValue("sel", for: \.title, of: first, when: .containing(.selected))
         try resolver.setValue("red", for: \.color, of: first, when: .containing(.highlighted))
         try resolver.setValue(2.0, for: \.width, of: second, when: .containingAny([.selected, .highlighted]))
-        #expect(try resolver.apply(.normal) == 0) // unchanged state: nothing written
+        #expect(try resolver.apply(.normal) == 0)  // unchanged state: nothing written
         #expect(try resolver.apply(.selected) == 3)
         #expect(second.writes == ["title=sel", "width=2.0"])
         #expect(first.writes == ["title=sel"])
-        #expect(try resolver.apply([.selected, .highlighted]) == 1) // only the colour changes
+        #expect(try resolver.apply([.selected, .highlighted]) == 1)  // only the colour changes
         #expect(first.writes == ["title=sel", "color=red"])
         #expect(try resolver.apply([.selected, .highlighted]) == 0)
         #expect(try resolver.apply(.highlighted) == 2)
@@ -188,7 +194,7 @@ struct StateResolverTests {
         #expect(a.color == "black")
         b.writes = []
         resolver.removeAllValues()
-        #expect(b.writes == ["title=default"]) // width was at its default already
+        #expect(b.writes == ["title=default"])  // width was at its default already
         #expect(resolver.ruleCount == 0)
         try resolver.apply(.focused)
         #expect(b.width == 1.0)
@@ -197,8 +203,9 @@ struct StateResolverTests {
     @Test func customPredicatesResolveAndExplainByName() throws {
         let resolver = StateResolver()
         let target = Recorder()
-        try resolver.setValue("busy", for: \.title, of: target,
-                              when: .custom("two or more", priority: 800) { $0.rawValue.nonzeroBitCount >= 2 })
+        try resolver.setValue(
+            "busy", for: \.title, of: target,
+            when: .custom("two or more", priority: 800) { $0.rawValue.nonzeroBitCount >= 2 })
         try resolver.apply([.selected, .focused])
         #expect(target.title == "busy")
         let explanation = resolver.explain(\Recorder.title, of: target)
@@ -218,11 +225,17 @@ struct StateResolverTests {
         try resolver.setValue("grey", for: \.title, of: target, when: .containing(.disabled, priority: 2000))
         let explanation: StateExplanation<String> = resolver.explain(\Recorder.title, of: target, in: [.selected, .disabled])
         let selectedRule = explanation.candidates[1], disabledRule = explanation.candidates[0]
-        #expect(explanation == StateExplanation(
-            keyPath: \Recorder.title, state: [.selected, .disabled],
-            candidates: [.init(descriptor: .containing(.disabled, priority: 2000), value: "grey", matches: true, sequence: disabledRule.sequence),
-                         .init(descriptor: .containing(.selected), value: "sel", matches: true, sequence: selectedRule.sequence)],
-            defaultValue: "default"))
+        #expect(
+            explanation
+                == StateExplanation(
+                    keyPath: \Recorder.title, state: [.selected, .disabled],
+                    candidates: [
+                        .init(
+                            descriptor: .containing(.disabled, priority: 2000), value: "grey", matches: true,
+                            sequence: disabledRule.sequence),
+                        .init(descriptor: .containing(.selected), value: "sel", matches: true, sequence: selectedRule.sequence),
+                    ],
+                    defaultValue: "default"))
         #expect(explanation.value == "grey")
         let nothing: StateExplanation<Double> = resolver.explain(\Recorder.width, of: target)
         #expect(nothing.candidates.isEmpty && nothing.value == nil)
@@ -304,6 +317,6 @@ struct StateResolverTests {
         try owner.resolver.setValue(true, for: \.flag, of: owner, when: .containing(.selected))
         #expect(throws: ResolverError.cycle) { try owner.resolver.apply(.selected) }
         #expect(owner.writes <= StateResolver.maximumRounds)
-        #expect(try owner.resolver.apply(owner.resolver.appliedState) == 0) // usable again
+        #expect(try owner.resolver.apply(owner.resolver.appliedState) == 0)  // usable again
     }
 }

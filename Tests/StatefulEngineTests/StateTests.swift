@@ -38,7 +38,10 @@ struct StateTests {
         let names = (0..<40).map { "com.example.s\($0)" }
         let error = #expect(throws: CustomStateError.self) { try allocator.allocate(named: "com.example.s40", in: .applicationRanges) }
         #expect(error == .rangeFull(name: "com.example.s40", range: .applicationRanges, holders: names))
-        #expect(error?.description == "cannot allocate custom state \"com.example.s40\": all 40 bits of the application ranges 0x00FF0000 and 0xFFFFFFFF00000000 are taken (by \(names.joined(separator: ", ")))")
+        #expect(
+            error?.description
+                == "cannot allocate custom state \"com.example.s40\": all 40 bits of the application ranges 0x00FF0000 and 0xFFFFFFFF00000000 are taken (by \(names.joined(separator: ", ")))"
+        )
     }
 
     @Test func eachRangeIsFullOnItsOwnAndANameKeepsItsBit() throws {
@@ -48,12 +51,18 @@ struct StateTests {
         for index in 0..<8 { _ = try allocator.allocate(named: "com.example.app\(index)", in: .application) }
         let full = #expect(throws: CustomStateError.self) { try allocator.allocate(named: "com.example.ninth", in: .application) }
         #expect(full == .rangeFull(name: "com.example.ninth", range: .application, holders: (0..<8).map { "com.example.app\($0)" }))
-        #expect(full?.description.hasPrefix("cannot allocate custom state \"com.example.ninth\": all 8 bits of the application range 0x00FF0000 are taken (by com.example.app0, ") == true)
+        #expect(
+            full?.description.hasPrefix(
+                "cannot allocate custom state \"com.example.ninth\": all 8 bits of the application range 0x00FF0000 are taken (by com.example.app0, "
+            ) == true)
         // The same ninth name still fits the extended range, after the state allocated there.
         #expect(try allocator.allocate(named: "com.example.ninth", in: .applicationRanges).rawValue == 1 << 33)
         let outside = #expect(throws: CustomStateError.self) { try allocator.allocate(named: "com.example.archived", in: .application) }
         #expect(outside == .allocatedOutsideRange(name: "com.example.archived", state: extended, range: .application))
-        #expect(outside?.description == "cannot allocate custom state \"com.example.archived\" in the application range 0x00FF0000: the name has bit 0x100000000 already")
+        #expect(
+            outside?.description
+                == "cannot allocate custom state \"com.example.archived\" in the application range 0x00FF0000: the name has bit 0x100000000 already"
+        )
     }
 
     @Test func defaultPrioritiesFollowTheDesign() {

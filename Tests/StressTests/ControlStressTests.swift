@@ -26,8 +26,10 @@ struct ControlStressTests {
     /// example table of the engine's tests); the model checks everything around it: priorities,
     /// ties, defaults, diffs and writes. These are the five mask modes' constructors.
     static var modes: [(ControlState, Int32) -> StateDescriptor] {
-        [StateDescriptor.exactly, StateDescriptor.containing, StateDescriptor.notContaining,
-         StateDescriptor.containingAny, StateDescriptor.containingNone]
+        [
+            StateDescriptor.exactly, StateDescriptor.containing, StateDescriptor.notContaining,
+            StateDescriptor.containingAny, StateDescriptor.containingNone,
+        ]
     }
 
     /// One control with its sinks and the model of its rules.
@@ -63,12 +65,13 @@ struct ControlStressTests {
             let subject = subjects.randomElement(using: &rng)!
             let control = subject.control
             switch Int.random(in: 0..<100, using: &rng) {
-            case 0..<30: // bind
+            case 0..<30:  // bind
                 if subject.sinks.count < 6 || subject.sinks.isEmpty { subject.sinks.append(Sink()) }
                 let sink = subject.sinks.randomElement(using: &rng)!
                 let mode = Self.modes.randomElement(using: &rng)!
-                let rule = mode(ControlState(rawValue: Self.masks.randomElement(using: &rng)!),
-                                Self.priorities.randomElement(using: &rng)!)
+                let rule = mode(
+                    ControlState(rawValue: Self.masks.randomElement(using: &rng)!),
+                    Self.priorities.randomElement(using: &rng)!)
                 let value = Int.random(in: 1...1_000, using: &rng)
                 sequence += 1
                 control.setValue(value, for: \.value, of: sink, when: rule)
@@ -76,23 +79,24 @@ struct ControlStressTests {
                 list.removeAll { $0.rule == rule }
                 list.append((rule, value, sequence))
                 subject.rules[ObjectIdentifier(sink)] = list
-            case 30..<38: // unbind one rule
+            case 30..<38:  // unbind one rule
                 guard let sink = subject.sinks.randomElement(using: &rng),
-                      let entry = subject.rules[ObjectIdentifier(sink)]?.randomElement(using: &rng) else { break }
+                    let entry = subject.rules[ObjectIdentifier(sink)]?.randomElement(using: &rng)
+                else { break }
                 try #require(control.removeValue(for: \.value, of: sink, when: entry.rule), "step \(step)")
                 subject.rules[ObjectIdentifier(sink)]!.removeAll { $0.rule == entry.rule }
-            case 38..<41: // unbind a binding
+            case 38..<41:  // unbind a binding
                 guard let sink = subject.sinks.randomElement(using: &rng) else { break }
                 control.removeValues(for: \.value, of: sink)
                 subject.rules[ObjectIdentifier(sink)] = nil
-            case 41..<43: // unbind a target
+            case 41..<43:  // unbind a target
                 guard let sink = subject.sinks.randomElement(using: &rng) else { break }
                 control.removeValues(of: sink)
                 subject.rules[ObjectIdentifier(sink)] = nil
             case 43:
                 control.removeAllValues()
                 subject.rules = [:]
-            case 44..<50: // a target dies; a new object may take its address
+            case 44..<50:  // a target dies; a new object may take its address
                 guard !subject.sinks.isEmpty else { break }
                 let index = Int.random(in: 0..<subject.sinks.count, using: &rng)
                 subject.rules[ObjectIdentifier(subject.sinks[index])] = nil
@@ -100,10 +104,10 @@ struct ControlStressTests {
                 let newcomer = Sink()
                 subject.sinks.append(newcomer)
                 try #require(newcomer.value == 0)
-            case 50..<75: // a factor changes
+            case 50..<75:  // a factor changes
                 toggleFactor(control, &rng)
                 subject.pendingEnd = false
-            case 75..<83: // a transition
+            case 75..<83:  // a transition
                 let commit = Bool.random(using: &rng)
                 control.performTransition(commit: commit) {
                     for _ in 0..<Int.random(in: 1...3, using: &rng) { toggleFactor(control, &rng) }
@@ -114,16 +118,17 @@ struct ControlStressTests {
             case 83..<86:
                 control.updateState()
                 subject.pendingEnd = false
-            default: // a dispatch whose handler mutates the control
+            default:  // a dispatch whose handler mutates the control
                 let identifier = Action.Identifier(rawValue: "mutator")
-                control.addAction(Action(identifier: identifier) { action in
-                    let sender = action.sender!
-                    sender.isHighlighted.toggle()
-                    sender.removeAction(identifiedBy: identifier)
-                    sender.sendActions(for: .valueChanged) // nested
-                }, for: .valueChanged)
+                control.addAction(
+                    Action(identifier: identifier) { action in
+                        let sender = action.sender!
+                        sender.isHighlighted.toggle()
+                        sender.removeAction(identifiedBy: identifier)
+                        sender.sendActions(for: .valueChanged)  // nested
+                    }, for: .valueChanged)
                 control.sendActions(for: .valueChanged)
-                expectedDeliveries += 2 // the outer sending and the nested one
+                expectedDeliveries += 2  // the outer sending and the nested one
                 subject.pendingEnd = false
             }
             // Invariants.

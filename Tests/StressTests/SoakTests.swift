@@ -23,7 +23,8 @@ struct SoakTests {
     /// Resident memory of the process, in bytes (Linux: `/proc/self/statm`).
     static func residentBytes() -> Int {
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-              let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+            let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
@@ -42,12 +43,14 @@ struct SoakTests {
             switch rng.next() % 16 {
             case 0...4:  // bind a mask rule
                 let mask = ControlState(rawValue: UInt(rng.next() & 0x3F))
-                try resolver.setValue(Int(rng.next() % 100), for: \.number, of: target,
-                                      when: .containing(mask, priority: Int32(rng.next() % 4) * 250))
+                try resolver.setValue(
+                    Int(rng.next() % 100), for: \.number, of: target,
+                    when: .containing(mask, priority: Int32(rng.next() % 4) * 250))
             case 5:  // bind a string under a run-time name (most names are used once)
                 let name = "name \(rng.next() % 4 == 0 ? 0 : operation)"
-                try resolver.setValue("t\(operation % 7)", for: \.text, of: target,
-                                      when: .custom(name, priority: 900) { $0.rawValue & 1 == 0 })
+                try resolver.setValue(
+                    "t\(operation % 7)", for: \.text, of: target,
+                    when: .custom(name, priority: 900) { $0.rawValue & 1 == 0 })
             case 6:  // unbind what the last case bound, by name
                 resolver.removeValues(for: \.text, of: target)
             case 7:
@@ -72,8 +75,9 @@ struct SoakTests {
         #expect(resolver.targets.nextID < 4_096)
         guard measured else { return }
         let report = zip(seconds, resident).enumerated().map { index, sample in
-            String(format: "window %d: %.2f µs/op, RSS %.1f MB", index + 1,
-                   sample.0 / Double(window) * 1e6, Double(sample.1) / 1_048_576)
+            String(
+                format: "window %d: %.2f µs/op, RSS %.1f MB", index + 1,
+                sample.0 / Double(window) * 1e6, Double(sample.1) / 1_048_576)
         }.joined(separator: "\n")
         print("soak (\(operations) operations):\n" + report)
         // Flat: the last window against the second (the first warms the caches up). RSS may

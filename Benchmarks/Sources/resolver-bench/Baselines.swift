@@ -79,17 +79,19 @@ func referenceResolve(_ rules: [RuleSpec], _ state: UInt64) -> UInt32? {
 let customPredicateC: csr_predicate_fn = { state, _ in RuleSpec.customPredicate(state) }
 
 func cDescriptor(_ rule: RuleSpec) -> csr_descriptor {
-    let mode: csr_mode = switch rule.mode {
-    case .exactly: CSR_EXACTLY
-    case .containing: CSR_CONTAINING
-    case .notContaining: CSR_NOT_CONTAINING
-    case .containingAny: CSR_CONTAINING_ANY
-    case .containingNone: CSR_CONTAINING_NONE
-    case .custom: CSR_CUSTOM
-    }
-    return csr_descriptor(mode: mode, mask: rule.mask, priority: rule.priority,
-                          predicate: rule.mode == .custom ? customPredicateC : nil,
-                          predicate_context: nil, predicate_id: rule.mode == .custom ? 1 : 0)
+    let mode: csr_mode =
+        switch rule.mode {
+        case .exactly: CSR_EXACTLY
+        case .containing: CSR_CONTAINING
+        case .notContaining: CSR_NOT_CONTAINING
+        case .containingAny: CSR_CONTAINING_ANY
+        case .containingNone: CSR_CONTAINING_NONE
+        case .custom: CSR_CUSTOM
+        }
+    return csr_descriptor(
+        mode: mode, mask: rule.mask, priority: rule.priority,
+        predicate: rule.mode == .custom ? customPredicateC : nil,
+        predicate_context: nil, predicate_id: rule.mode == .custom ? 1 : 0)
 }
 
 /// A C table, owned.
@@ -161,8 +163,10 @@ final class Table {
 /// and `selected` (1 << 2): a rule on `selected` over a catch-all; the others hold one rule on
 /// `focused`, which never changes. Returns the table and each binding's rules.
 func makeToggleTable(bindings: Int, percent: Int) -> (Table, [[RuleSpec]]) {
-    let changing = [RuleSpec(mode: .containing, mask: 1 << 2, priority: 999, value: 1),
-                    RuleSpec(mode: .containing, mask: 0, priority: 1, value: 0)]
+    let changing = [
+        RuleSpec(mode: .containing, mask: 1 << 2, priority: 999, value: 1),
+        RuleSpec(mode: .containing, mask: 0, priority: 1, value: 0),
+    ]
     let steady = [RuleSpec(mode: .containing, mask: 1 << 3, priority: 999, value: 2)]
     let table = Table()
     let rules = (0..<bindings).map { $0 % (100 / percent) == 0 ? changing : steady }

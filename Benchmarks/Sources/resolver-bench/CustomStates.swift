@@ -67,9 +67,19 @@ final class ManyStatesControl: Control {
     @StateFactor var factor38 = false
     @StateFactor var factor39 = false
 
-    static let factorKeyPaths: [ReferenceWritableKeyPath<ManyStatesControl, StateFactor<Bool>>] = [\._factor0, \._factor1, \._factor2, \._factor3, \._factor4, \._factor5, \._factor6, \._factor7, \._factor8, \._factor9, \._factor10, \._factor11, \._factor12, \._factor13, \._factor14, \._factor15, \._factor16, \._factor17, \._factor18, \._factor19, \._factor20, \._factor21, \._factor22, \._factor23, \._factor24, \._factor25, \._factor26, \._factor27, \._factor28, \._factor29, \._factor30, \._factor31, \._factor32, \._factor33, \._factor34, \._factor35, \._factor36, \._factor37, \._factor38, \._factor39]
+    static let factorKeyPaths: [ReferenceWritableKeyPath<ManyStatesControl, StateFactor<Bool>>] = [
+        \._factor0, \._factor1, \._factor2, \._factor3, \._factor4, \._factor5, \._factor6, \._factor7, \._factor8, \._factor9, \._factor10,
+        \._factor11, \._factor12, \._factor13, \._factor14, \._factor15, \._factor16, \._factor17, \._factor18, \._factor19, \._factor20,
+        \._factor21, \._factor22, \._factor23, \._factor24, \._factor25, \._factor26, \._factor27, \._factor28, \._factor29, \._factor30,
+        \._factor31, \._factor32, \._factor33, \._factor34, \._factor35, \._factor36, \._factor37, \._factor38, \._factor39,
+    ]
 
-    static let factorValues: [KeyPath<ManyStatesControl, Bool>] = [\.factor0, \.factor1, \.factor2, \.factor3, \.factor4, \.factor5, \.factor6, \.factor7, \.factor8, \.factor9, \.factor10, \.factor11, \.factor12, \.factor13, \.factor14, \.factor15, \.factor16, \.factor17, \.factor18, \.factor19, \.factor20, \.factor21, \.factor22, \.factor23, \.factor24, \.factor25, \.factor26, \.factor27, \.factor28, \.factor29, \.factor30, \.factor31, \.factor32, \.factor33, \.factor34, \.factor35, \.factor36, \.factor37, \.factor38, \.factor39]
+    static let factorValues: [KeyPath<ManyStatesControl, Bool>] = [
+        \.factor0, \.factor1, \.factor2, \.factor3, \.factor4, \.factor5, \.factor6, \.factor7, \.factor8, \.factor9, \.factor10,
+        \.factor11, \.factor12, \.factor13, \.factor14, \.factor15, \.factor16, \.factor17, \.factor18, \.factor19, \.factor20, \.factor21,
+        \.factor22, \.factor23, \.factor24, \.factor25, \.factor26, \.factor27, \.factor28, \.factor29, \.factor30, \.factor31, \.factor32,
+        \.factor33, \.factor34, \.factor35, \.factor36, \.factor37, \.factor38, \.factor39,
+    ]
 
     init(states: [ControlState], registration: Registration) {
         self.registration = registration
@@ -231,14 +241,19 @@ extension Scenarios {
             moved.reduce(bits & ~0xF_0000) { bits & $1.key != 0 ? $0 | $1.value : $0 }
         }
         let uikitRules = makeRules(16, seed: 16)
-        for (range, rules, states) in [("application", uikitRules, self.states),
-                                       ("extended", uikitRules.map { RuleSpec(mode: $0.mode, mask: move($0.mask), priority: $0.priority, value: $0.value) },
-                                        self.states.map(move))] {
+        for (range, rules, states) in [
+            ("application", uikitRules, self.states),
+            (
+                "extended", uikitRules.map { RuleSpec(mode: $0.mode, mask: move($0.mask), priority: $0.priority, value: $0.value) },
+                self.states.map(move)
+            ),
+        ] {
             let table = Table()
             for rule in rules { table.set(1, 1, rule) }
             for state in states {
-                precondition(table.resolve(1, 1, state) == referenceResolve(rules, state) ?? CSR_NO_VALUE,
-                             "the resolver disagrees with the reference in state \(state)")
+                precondition(
+                    table.resolve(1, 1, state) == referenceResolve(rules, state) ?? CSR_NO_VALUE,
+                    "the resolver disagrees with the reference in state \(state)")
             }
             report.run("custom-states", "resolver (warm)", ["rules": .int(16), "custom_bits": .string(range)]) { count in
                 for i in 0..<count { consume(UInt64(table.resolve(1, 1, states[i & 15]))) }
@@ -248,9 +263,11 @@ extension Scenarios {
         for registration in [ManyStatesControl.Registration.factors, .predicates] {
             for (range, states) in CustomStateToggle.shapes {
                 let toggle = CustomStateToggle(states: states, registration: registration)
-                report.run("custom-states", "Control custom-state toggle, \(registration) (end to end)",
-                           ["custom_states": .int(states.count), "range": .string(range)],
-                           note: registration == .factors ? "the flipped factor pushes its state" : "\(states.count) predicates derive the state") { count in
+                report.run(
+                    "custom-states", "Control custom-state toggle, \(registration) (end to end)",
+                    ["custom_states": .int(states.count), "range": .string(range)],
+                    note: registration == .factors ? "the flipped factor pushes its state" : "\(states.count) predicates derive the state"
+                ) { count in
                     for i in 0..<count { toggle.step(i) }
                 }
             }

@@ -25,8 +25,9 @@ func makeBoundControl(_ targets: [IntTarget]) -> Control {
     let control = Control()
     for (index, target) in targets.enumerated() {
         control.setValue(index + 1, for: \.value, of: target, when: .containing(.selected))
-        control.setValue(-(index + 1), for: \.value, of: target,
-                         when: .containing(index % 100 == 0 ? .focused : .highlighted, priority: 998))
+        control.setValue(
+            -(index + 1), for: \.value, of: target,
+            when: .containing(index % 100 == 0 ? .focused : .highlighted, priority: 998))
     }
     return control
 }
@@ -48,9 +49,13 @@ final class HandBindings {
         let isSelected = isSelected, isHighlighted = isHighlighted, isFocused = isFocused
         for (index, target) in targets.enumerated() {
             let value: Int
-            if isSelected { value = index + 1 }
-            else if index % 100 == 0 ? isFocused : isHighlighted { value = -(index + 1) }
-            else { value = 0 }
+            if isSelected {
+                value = index + 1
+            } else if index % 100 == 0 ? isFocused : isHighlighted {
+                value = -(index + 1)
+            } else {
+                value = 0
+            }
             if target.value != value { target.value = value }
         }
     }
@@ -66,7 +71,9 @@ func makeBindings1000(verify: Bool) -> (Control, [IntTarget], HandBindings, [Han
     func check(_ step: String, changed expected: Int? = nil, previous: [Int] = []) {
         guard verify else { return }
         for index in 0..<1000 where controlTargets[index].value != handTargets[index].value {
-            fatalError("bindings-1000: target \(index) is \(controlTargets[index].value) through Control, \(handTargets[index].value) by hand, \(step)")
+            fatalError(
+                "bindings-1000: target \(index) is \(controlTargets[index].value) through Control, \(handTargets[index].value) by hand, \(step)"
+            )
         }
         if let expected {
             let changed = (0..<1000).count(where: { controlTargets[$0].value != previous[$0] })

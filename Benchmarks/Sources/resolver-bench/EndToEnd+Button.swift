@@ -120,8 +120,9 @@ final class StatefulBenchButton: Control, BenchButton {
     }
 
     var appearance: ButtonAppearance {
-        ButtonAppearance(textColor: titleLabel.textColor, backgroundColor: background.backgroundColor, alpha: alpha,
-                         badgeIsHidden: badge.isHidden, text: titleLabel.text, badgeCount: badge.count)
+        ButtonAppearance(
+            textColor: titleLabel.textColor, backgroundColor: background.backgroundColor, alpha: alpha,
+            badgeIsHidden: badge.isHidden, text: titleLabel.text, badgeCount: badge.count)
     }
 }
 
@@ -130,42 +131,54 @@ final class StatefulBenchButton: Control, BenchButton {
 @MainActor @inline(__always)
 func handAppearance(isEnabled: Bool, isSelected: Bool, isHighlighted: Bool) -> ButtonAppearance {
     let textColor: Color
-    if !isEnabled { textColor = .grey }
-    else if isSelected && isHighlighted { textColor = .purple }
-    else if isHighlighted { textColor = .white }
-    else if isSelected { textColor = .green }
-    else { textColor = .blue }
+    if !isEnabled {
+        textColor = .grey
+    } else if isSelected && isHighlighted {
+        textColor = .purple
+    } else if isHighlighted {
+        textColor = .white
+    } else if isSelected {
+        textColor = .green
+    } else {
+        textColor = .blue
+    }
 
     let backgroundColor: Color
-    if !isEnabled { backgroundColor = .clear }
-    else if !isSelected && !isHighlighted { backgroundColor = .white }
-    else if isHighlighted { backgroundColor = .darkGrey }
-    else if isSelected { backgroundColor = .blue }
-    else { backgroundColor = .clear }
+    if !isEnabled {
+        backgroundColor = .clear
+    } else if !isSelected && !isHighlighted {
+        backgroundColor = .white
+    } else if isHighlighted {
+        backgroundColor = .darkGrey
+    } else if isSelected {
+        backgroundColor = .blue
+    } else {
+        backgroundColor = .clear
+    }
 
     let alpha: Double
-    if !isEnabled { alpha = 0.4 }
-    else if isHighlighted { alpha = 0.8 }
-    else { alpha = 1.0 }
+    if !isEnabled { alpha = 0.4 } else if isHighlighted { alpha = 0.8 } else { alpha = 1.0 }
 
     let badgeIsHidden: Bool
-    if !isEnabled { badgeIsHidden = true }
-    else if isSelected { badgeIsHidden = false }
-    else { badgeIsHidden = true }
+    if !isEnabled { badgeIsHidden = true } else if isSelected { badgeIsHidden = false } else { badgeIsHidden = true }
 
     let text: String
-    if !isEnabled { text = "Unavailable" }
-    else if isHighlighted && !isSelected { text = "Pressed" }
-    else if isSelected { text = "Selected" }
-    else { text = "Button" }
+    if !isEnabled {
+        text = "Unavailable"
+    } else if isHighlighted && !isSelected {
+        text = "Pressed"
+    } else if isSelected {
+        text = "Selected"
+    } else {
+        text = "Button"
+    }
 
     let badgeCount: Int
-    if isEnabled && isSelected && isHighlighted { badgeCount = 2 }
-    else if isSelected { badgeCount = 1 }
-    else { badgeCount = 0 }
+    if isEnabled && isSelected && isHighlighted { badgeCount = 2 } else if isSelected { badgeCount = 1 } else { badgeCount = 0 }
 
-    return ButtonAppearance(textColor: textColor, backgroundColor: backgroundColor, alpha: alpha,
-                            badgeIsHidden: badgeIsHidden, text: text, badgeCount: badgeCount)
+    return ButtonAppearance(
+        textColor: textColor, backgroundColor: backgroundColor, alpha: alpha,
+        badgeIsHidden: badgeIsHidden, text: text, badgeCount: badgeCount)
 }
 
 /// How a hand-written button writes: only the values that changed, or all six every time.
@@ -205,8 +218,9 @@ final class HandBenchButton<Writes: HandWrites>: View, BenchButton {
     }
 
     var appearance: ButtonAppearance {
-        ButtonAppearance(textColor: titleLabel.textColor, backgroundColor: background.backgroundColor, alpha: alpha,
-                         badgeIsHidden: badge.isHidden, text: titleLabel.text, badgeCount: badge.count)
+        ButtonAppearance(
+            textColor: titleLabel.textColor, backgroundColor: background.backgroundColor, alpha: alpha,
+            badgeIsHidden: badge.isHidden, text: titleLabel.text, badgeCount: badge.count)
     }
 }
 
@@ -214,13 +228,15 @@ final class HandBenchButton<Writes: HandWrites>: View, BenchButton {
 /// pairs are all diffed once by then). Stops the program if they do not.
 @MainActor
 func makeUpdateBaselineButtons(verify: Bool)
-    -> (StatefulBenchButton, HandBenchButton<ChangedOnly>, HandBenchButton<AlwaysWrites>) {
+    -> (StatefulBenchButton, HandBenchButton<ChangedOnly>, HandBenchButton<AlwaysWrites>)
+{
     let control = StatefulBenchButton(), hand = HandBenchButton<ChangedOnly>(), always = HandBenchButton<AlwaysWrites>()
     func check(_ step: String) {
         guard verify else { return }
         let expected = hand.appearance
         guard control.appearance == expected, always.appearance == expected else {
-            fatalError("""
+            fatalError(
+                """
                 update-baseline: the implementations disagree \(step):
                   Control:                        \(control.appearance)
                   hand-written (changed only):    \(expected)

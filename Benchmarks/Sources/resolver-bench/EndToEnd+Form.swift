@@ -95,14 +95,18 @@ struct Form {
                 flipFormFactor(controls[field], factor)
                 flipFormFactor(hands[field], factor)
                 if verify, controls[field].buttonIsEnabled != hands[field].buttonIsEnabled {
-                    fatalError("form: the implementations disagree at pass \(pass) step \(index) (field \(field), factor \(factor)): Control's button isEnabled=\(controls[field].buttonIsEnabled), hand-written's \(hands[field].buttonIsEnabled)")
+                    fatalError(
+                        "form: the implementations disagree at pass \(pass) step \(index) (field \(field), factor \(factor)): Control's button isEnabled=\(controls[field].buttonIsEnabled), hand-written's \(hands[field].buttonIsEnabled)"
+                    )
                 }
                 if factor == 4, controls[field].buttonIsEnabled { enablings += 1 }
             }
         }
         if verify {
-            for field in 0..<Self.fieldCount where controls[field].buttonIsEnabled != hands[field].buttonIsEnabled
-                || controls[field].isValid != hands[field].isValid || controls[field].state.contains(.disabled) == hands[field].isEnabled {
+            for field in 0..<Self.fieldCount
+            where controls[field].buttonIsEnabled != hands[field].buttonIsEnabled
+                || controls[field].isValid != hands[field].isValid || controls[field].state.contains(.disabled) == hands[field].isEnabled
+            {
                 fatalError("form: field \(field) differs after the sequence")
             }
             precondition(enablings > 0, "form: the sequence never enabled a button")

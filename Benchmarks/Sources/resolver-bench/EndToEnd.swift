@@ -31,9 +31,10 @@ extension Scenarios {
             let params = r.params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
             let ratio = r.ratioToHandWritten.map { String(format: "%7.2f", $0) } ?? "      -"
-            lines.append("  " + pad(r.scenario, 16) + pad(r.implementation, 72) + pad(params, 56)
-                + String(format: "median %10.2f  p99 %10.2f  x hand ", r.nsPerOpMedian, r.nsPerOpP99) + ratio
-                + String(format: "  heap allocs %.4g  frees %.4g", r.heapAllocationsPerOp ?? .nan, r.heapFreesPerOp ?? .nan))
+            lines.append(
+                "  " + pad(r.scenario, 16) + pad(r.implementation, 72) + pad(params, 56)
+                    + String(format: "median %10.2f  p99 %10.2f  x hand ", r.nsPerOpMedian, r.nsPerOpP99) + ratio
+                    + String(format: "  heap allocs %.4g  frees %.4g", r.heapAllocationsPerOp ?? .nan, r.heapFreesPerOp ?? .nan))
         }
         return lines.joined(separator: "\n")
     }
@@ -54,10 +55,13 @@ extension Scenarios {
         report.run("update-baseline", "Control (setValue bindings)", params, note: note) { count in
             for _ in 0..<count { buttonCycleStep(control, controlStep); controlStep &+= 1 }
         }
-        report.run("update-baseline", "hand-written (changed only)", params, note: "didSet { update() }, if chains, compare before writing") { count in
+        report.run("update-baseline", "hand-written (changed only)", params, note: "didSet { update() }, if chains, compare before writing")
+        { count in
             for _ in 0..<count { buttonCycleStep(hand, handStep); handStep &+= 1 }
         }
-        report.run("update-baseline", "hand-written (always writes all 6)", params, note: "didSet { update() }, if chains, every value written") { count in
+        report.run(
+            "update-baseline", "hand-written (always writes all 6)", params, note: "didSet { update() }, if chains, every value written"
+        ) { count in
             for _ in 0..<count { buttonCycleStep(always, alwaysStep); alwaysStep &+= 1 }
         }
         withExtendedLifetime((control, hand, always)) {}
@@ -67,13 +71,17 @@ extension Scenarios {
 
     func form() throws {
         let form = Form(valid: benchValidState(), verify: true)
-        let params: [String: Param] = ["fields": .int(Form.fieldCount), "factors_per_field": .int(5),
-                                       "valid_flips": .string(String(format: "%.1f%%", form.validFlipFraction * 100))]
+        let params: [String: Param] = [
+            "fields": .int(Form.fieldCount), "factors_per_field": .int(5),
+            "valid_flips": .string(String(format: "%.1f%%", form.validFlipFraction * 100)),
+        ]
         let steps = form.steps, controls = form.controls, hands = form.hands
         // Whole passes keep every field's states on the pairs the warm-up diffed.
         var controlPosition = 0, handPosition = 0
-        report.run("form", "Control (custom state + bound isEnabled)", params,
-                   note: "ns per factor flip of a random field (seeded); a flip of isValid writes its button's isEnabled, a Control") { count in
+        report.run(
+            "form", "Control (custom state + bound isEnabled)", params,
+            note: "ns per factor flip of a random field (seeded); a flip of isValid writes its button's isEnabled, a Control"
+        ) { count in
             for _ in 0..<count {
                 let step = steps[controlPosition & (Form.stepCount - 1)]
                 flipFormFactor(controls[step >> 3], step & 7)
@@ -94,8 +102,10 @@ extension Scenarios {
     func bindings1000() {
         let (control, controlTargets, hand, handTargets) = makeBindings1000(verify: true)
         for percent in [100, 1] {
-            let params: [String: Param] = ["bindings": .int(1000), "changing_percent": .int(percent),
-                                           "op": .string("state change")]
+            let params: [String: Param] = [
+                "bindings": .int(1000), "changing_percent": .int(percent),
+                "op": .string("state change"),
+            ]
             let factor = percent == 100 ? "isSelected" : "isFocused"
             let note = percent == 100 ? "normal <-> selected: all 1,000 values change" : "normal <-> focused: 10 of the 1,000 values change"
             let controlResult = report.run("bindings-1000", "Control (\(factor) toggle)", params, note: note) { count in
@@ -105,8 +115,10 @@ extension Scenarios {
                     for _ in 0..<count { control.isFocused.toggle() }
                 }
             }
-            let handResult = report.run("bindings-1000", "hand-written (changed only) (\(factor) toggle)", params,
-                                        note: "\(note); didSet { update() }, a loop of if chains, compare before writing") { count in
+            let handResult = report.run(
+                "bindings-1000", "hand-written (changed only) (\(factor) toggle)", params,
+                note: "\(note); didSet { update() }, a loop of if chains, compare before writing"
+            ) { count in
                 if percent == 100 {
                     for _ in 0..<count { hand.isSelected.toggle() }
                 } else {
@@ -130,7 +142,8 @@ extension Scenarios {
                 }
             }
         }
-        precondition(controlTargets.indices.allSatisfy { controlTargets[$0].value == handTargets[$0].value },
-                     "bindings-1000: the implementations disagree after the measurements")
+        precondition(
+            controlTargets.indices.allSatisfy { controlTargets[$0].value == handTargets[$0].value },
+            "bindings-1000: the implementations disagree after the measurements")
     }
 }

@@ -14,12 +14,14 @@ final class MainActorBody {
 }
 
 enum EndToEndIR {
-    static let names = ["update-baseline-control", "update-baseline-hand", "update-baseline-hand-always",
-                        "form-control", "form-hand",
-                        "bindings-1000-100pct-control", "bindings-1000-100pct-hand",
-                        "bindings-1000-1pct-control", "bindings-1000-1pct-hand",
-                        "custom-states-8-factors", "custom-states-8-extended-factors", "custom-states-40-factors",
-                        "custom-states-8-predicates", "custom-states-40-predicates"]
+    static let names = [
+        "update-baseline-control", "update-baseline-hand", "update-baseline-hand-always",
+        "form-control", "form-hand",
+        "bindings-1000-100pct-control", "bindings-1000-100pct-hand",
+        "bindings-1000-1pct-control", "bindings-1000-1pct-hand",
+        "custom-states-8-factors", "custom-states-8-extended-factors", "custom-states-40-factors",
+        "custom-states-8-predicates", "custom-states-40-predicates",
+    ]
 
     /// Sets the loop up (warm: every state pair it meets was applied before), runs it inside
     /// bench_ir_region, checks that it did its work (the values shown match the factors), and
@@ -31,8 +33,10 @@ enum EndToEndIR {
         let body: MainActorBody
         let check: @MainActor () -> Bool
         func shows<Button: BenchButton>(_ button: Button) -> Bool {
-            button.appearance == handAppearance(isEnabled: button.isEnabled, isSelected: button.isSelected,
-                                                isHighlighted: button.isHighlighted)
+            button.appearance
+                == handAppearance(
+                    isEnabled: button.isEnabled, isSelected: button.isSelected,
+                    isHighlighted: button.isHighlighted)
         }
         switch name {
         case "update-baseline-control", "update-baseline-hand", "update-baseline-hand-always":
@@ -83,28 +87,33 @@ enum EndToEndIR {
                 selected ? index + 1 : focused && index % 100 == 0 ? -(index + 1) : 0
             }
             if name.hasSuffix("-control") {
-                body = all
+                body =
+                    all
                     ? MainActorBody { for _ in 0..<iterations { control.isSelected.toggle() } }
                     : MainActorBody { for _ in 0..<iterations { control.isFocused.toggle() } }
                 check = {
-                    (control.isSelected || control.isFocused) && controlTargets.indices.allSatisfy {
-                        controlTargets[$0].value == expected($0, selected: control.isSelected, focused: control.isFocused)
-                    }
+                    (control.isSelected || control.isFocused)
+                        && controlTargets.indices.allSatisfy {
+                            controlTargets[$0].value == expected($0, selected: control.isSelected, focused: control.isFocused)
+                        }
                 }
             } else {
-                body = all
+                body =
+                    all
                     ? MainActorBody { for _ in 0..<iterations { hand.isSelected.toggle() } }
                     : MainActorBody { for _ in 0..<iterations { hand.isFocused.toggle() } }
                 check = {
-                    (hand.isSelected || hand.isFocused) && handTargets.indices.allSatisfy {
-                        handTargets[$0].value == expected($0, selected: hand.isSelected, focused: hand.isFocused)
-                    }
+                    (hand.isSelected || hand.isFocused)
+                        && handTargets.indices.allSatisfy {
+                            handTargets[$0].value == expected($0, selected: hand.isSelected, focused: hand.isFocused)
+                        }
                 }
             }
         }
-        bench_ir_region({ pointer in
-            MainActor.assumeIsolated { Unmanaged<MainActorBody>.fromOpaque(pointer!).takeUnretainedValue().body() }
-        }, Unmanaged.passUnretained(body).toOpaque())
+        bench_ir_region(
+            { pointer in
+                MainActor.assumeIsolated { Unmanaged<MainActorBody>.fromOpaque(pointer!).takeUnretainedValue().body() }
+            }, Unmanaged.passUnretained(body).toOpaque())
         withExtendedLifetime(body) {}
         guard check() else { fatalError("--ir-loop \(name): the values shown after the loop do not match the factors") }
         print("iterations: \(iterations)")

@@ -113,8 +113,9 @@ func measure(_ budget: Budget, _ body: (Int) -> Void) -> Measurement {
     samples.sort()
     let median = samples[samples.count / 2]
     let p99 = samples[min(samples.count - 1, Int((Double(samples.count) * 0.99).rounded(.up)) - 1)]
-    return Measurement(median: median, p99: p99, allocations: allocations,
-                       heapAllocations: Double(heapAllocations) / operations, heapFrees: Double(heapFrees) / operations)
+    return Measurement(
+        median: median, p99: p99, allocations: allocations,
+        heapAllocations: Double(heapAllocations) / operations, heapFrees: Double(heapFrees) / operations)
 }
 
 /// A value the optimiser cannot see through (so an array handed to it is really allocated).
@@ -132,7 +133,8 @@ func checkHeapCounter() {
     escape([])
     let frees = bench_free_count() - freesBefore
     guard allocations >= 1, frees >= 1 else {
-        fatalError("the malloc interposer in CBenchSupport is not in use: a Swift array counted \(allocations) allocations and \(frees) frees")
+        fatalError(
+            "the malloc interposer in CBenchSupport is not in use: a Swift array counted \(allocations) allocations and \(frees) frees")
     }
 }
 
@@ -146,13 +148,16 @@ final class Report {
 
     /// Measures one implementation and records it.
     @discardableResult
-    func run(_ scenario: String, _ implementation: String, _ params: [String: Param], note: String? = nil,
-             _ body: (Int) -> Void) -> Result {
+    func run(
+        _ scenario: String, _ implementation: String, _ params: [String: Param], note: String? = nil,
+        _ body: (Int) -> Void
+    ) -> Result {
         let measured = measure(budget, body)
-        let result = Result(scenario: scenario, implementation: implementation, params: params,
-                            nsPerOpMedian: measured.median, nsPerOpP99: measured.p99, opsPerSec: 1e9 / measured.median,
-                            allocationsPerOp: measured.allocations, heapAllocationsPerOp: measured.heapAllocations,
-                            heapFreesPerOp: measured.heapFrees, note: note)
+        let result = Result(
+            scenario: scenario, implementation: implementation, params: params,
+            nsPerOpMedian: measured.median, nsPerOpP99: measured.p99, opsPerSec: 1e9 / measured.median,
+            allocationsPerOp: measured.allocations, heapAllocationsPerOp: measured.heapAllocations,
+            heapFreesPerOp: measured.heapFrees, note: note)
         results.append(result)
         FileHandle.standardError.write(Data(".".utf8))
         return result
@@ -166,32 +171,41 @@ final class Report {
     func computeRatios(_ ratio: WritableKeyPath<Result, Double?>, reference: (Result) -> Bool) {
         for index in results.indices {
             let result = results[index]
-            guard let base = results.first(where: {
-                reference($0) && $0.scenario == result.scenario && $0.params == result.params
-            }) else { continue }
+            guard
+                let base = results.first(where: {
+                    reference($0) && $0.scenario == result.scenario && $0.params == result.params
+                })
+            else { continue }
             results[index][keyPath: ratio] = result.nsPerOpMedian / base.nsPerOpMedian
         }
     }
 
     func table() -> String {
-        var lines = ["| scenario | implementation | params | ns/op median | ns/op p99 | ops/s | × resolver | × hand | bytes/rule | allocs/op | heap allocs/op | heap frees/op |",
-                     "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        var lines = [
+            "| scenario | implementation | params | ns/op median | ns/op p99 | ops/s | × resolver | × hand | bytes/rule | allocs/op | heap allocs/op | heap frees/op |",
+            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
         for r in results {
             let params = r.params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            lines.append("| \(r.scenario) | \(r.implementation) | \(params) | \(fmt(r.nsPerOpMedian)) | \(fmt(r.nsPerOpP99)) | "
-                + "\(fmtOps(r.opsPerSec)) | \(r.ratioToResolver.map { String(format: "%.2f", $0) } ?? "") | "
-                + "\(r.ratioToHandWritten.map { String(format: "%.2f", $0) } ?? "") | "
-                + "\(r.bytesPerRule.map { String(format: "%.1f", $0) } ?? "") | "
-                + "\(r.allocationsPerOp.map { String(format: "%.3g", $0) } ?? "") | "
-                + "\(r.heapAllocationsPerOp.map(fmtCount) ?? "") | "
-                + "\(r.heapFreesPerOp.map(fmtCount) ?? "") |")
+            lines.append(
+                "| \(r.scenario) | \(r.implementation) | \(params) | \(fmt(r.nsPerOpMedian)) | \(fmt(r.nsPerOpP99)) | "
+                    + "\(fmtOps(r.opsPerSec)) | \(r.ratioToResolver.map { String(format: "%.2f", $0) } ?? "") | "
+                    + "\(r.ratioToHandWritten.map { String(format: "%.2f", $0) } ?? "") | "
+                    + "\(r.bytesPerRule.map { String(format: "%.1f", $0) } ?? "") | "
+                    + "\(r.allocationsPerOp.map { String(format: "%.3g", $0) } ?? "") | "
+                    + "\(r.heapAllocationsPerOp.map(fmtCount) ?? "") | "
+                    + "\(r.heapFreesPerOp.map(fmtCount) ?? "") |")
         }
         return lines.joined(separator: "\n")
     }
 
-    private func fmt(_ ns: Double) -> String { ns < 10 ? String(format: "%.2f", ns) : ns < 1000 ? String(format: "%.1f", ns) : String(format: "%.0f", ns) }
+    private func fmt(_ ns: Double) -> String {
+        ns < 10 ? String(format: "%.2f", ns) : ns < 1000 ? String(format: "%.1f", ns) : String(format: "%.0f", ns)
+    }
     private func fmtCount(_ count: Double) -> String { count >= 100 ? String(format: "%.0f", count) : String(format: "%.3g", count) }
-    private func fmtOps(_ ops: Double) -> String { ops >= 1e6 ? String(format: "%.1fM", ops / 1e6) : ops >= 1e3 ? String(format: "%.1fk", ops / 1e3) : String(format: "%.0f", ops) }
+    private func fmtOps(_ ops: Double) -> String {
+        ops >= 1e6 ? String(format: "%.1fM", ops / 1e6) : ops >= 1e3 ? String(format: "%.1fk", ops / 1e3) : String(format: "%.0f", ops)
+    }
 }
 
 /// What the benchmark ran on.
@@ -204,17 +218,20 @@ struct Machine: Encodable {
 
     static func current() -> Machine {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }?
+        let model =
+            cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }?
             .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown"
-        let release = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8))?
+        let release =
+            (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }?
             .dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? "unknown"
         #if DEBUG
-        let build = "debug (numbers are not representative; use make bench)"
+            let build = "debug (numbers are not representative; use make bench)"
         #else
-        let build = "release"
+            let build = "release"
         #endif
-        return Machine(cpu: model, cores: ProcessInfo.processInfo.activeProcessorCount, os: release,
-                       judy: "libJudy 1.0.5 (Debian libjudy-dev)", build: build)
+        return Machine(
+            cpu: model, cores: ProcessInfo.processInfo.activeProcessorCount, os: release,
+            judy: "libJudy 1.0.5 (Debian libjudy-dev)", build: build)
     }
 }

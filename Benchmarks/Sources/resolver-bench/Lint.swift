@@ -32,8 +32,9 @@ extension Scenarios {
             (0..<rulesPerBinding).map { index -> RuleSpec in
                 let mode = RuleSpec.Mode.allCases.dropLast().randomElement(using: &rng)!
                 let mask = (0..<Int.random(in: 1...2, using: &rng)).reduce(UInt64(0)) { mask, _ in mask | bits.randomElement(using: &rng)! }
-                return RuleSpec(mode: mode, mask: mask, priority: RuleSpec.defaultPriority(mode),
-                                value: UInt32(binding * rulesPerBinding + index + 1))
+                return RuleSpec(
+                    mode: mode, mask: mask, priority: RuleSpec.defaultPriority(mode),
+                    value: UInt32(binding * rulesPerBinding + index + 1))
             }
         }
         let nodes = (0..<bindings).map { _ in Node() }
@@ -49,7 +50,9 @@ extension Scenarios {
         let rawStates = states.map { UInt64($0.rawValue) }
         let diagnostics = control.lintRules()
         let params: [String: Param] = ["bindings": .int(bindings), "rules": .int(bindings * rulesPerBinding), "states": .int(64)]
-        let note = "\(diagnostics.count) diagnostics: " + Dictionary(grouping: diagnostics) { "\($0.problem)".prefix { $0 != "(" } }
+        let note =
+            "\(diagnostics.count) diagnostics: "
+            + Dictionary(grouping: diagnostics) { "\($0.problem)".prefix { $0 != "(" } }
             .sorted { $0.key < $1.key }.map { "\($0.value.count) \($0.key)" }.joined(separator: ", ")
         report.run("lint", "csr_lint (C pass)", params, note: "the report allocated and freed") { count in
             for _ in 0..<count {

@@ -25,8 +25,10 @@ struct ResolverBench: ParsableCommand {
     @Option(help: "Iterations of the --ir-loop.")
     var iterations = 100_000
 
-    static let scenarioNames = ["resolve", "ties-custom", "state-change", "large", "insert-remove",
-                                "update-baseline", "form", "bindings-1000", "lint", "custom-states"]
+    static let scenarioNames = [
+        "resolve", "ties-custom", "state-change", "large", "insert-remove",
+        "update-baseline", "form", "bindings-1000", "lint", "custom-states",
+    ]
 
     func validate() throws {
         for scenario in scenario where !Self.scenarioNames.contains(scenario) {
@@ -53,8 +55,11 @@ struct ResolverBench: ParsableCommand {
     @MainActor
     private func runScenarios() throws {
         let machine = Machine.current()
-        print("resolver-bench — \(machine.cpu), \(machine.cores) cores, \(machine.os), \(machine.judy), \(machine.build) build, \(PropertyAccess.current) property access")
-        print("mode: \(quick ? "quick" : "full"); ns/op median and p99 over \(quick ? Budget.quick.repeats : Budget.full.repeats) repeats\n")
+        print(
+            "resolver-bench — \(machine.cpu), \(machine.cores) cores, \(machine.os), \(machine.judy), \(machine.build) build, \(PropertyAccess.current) property access"
+        )
+        print(
+            "mode: \(quick ? "quick" : "full"); ns/op median and p99 over \(quick ? Budget.quick.repeats : Budget.full.repeats) repeats\n")
         let report = Report(budget: quick ? .quick : .full)
         let scenarios = Scenarios(report: report, quick: quick)
         let runs: [(String, () throws -> Void)] = [
@@ -68,7 +73,9 @@ struct ResolverBench: ParsableCommand {
         for (name, body) in runs where scenario.isEmpty || scenario.contains(name) { try body() }
         try measurePortableEndToEnd(into: report)
         FileHandle.standardError.write(Data("\n".utf8))
-        report.computeRatios(\.ratioToResolver) { $0.implementation.hasPrefix("resolver (warm)") || $0.implementation == "resolver diff (warm)" }
+        report.computeRatios(\.ratioToResolver) {
+            $0.implementation.hasPrefix("resolver (warm)") || $0.implementation == "resolver diff (warm)"
+        }
         report.computeRatios(\.ratioToHandWritten, reference: Scenarios.isHandWrittenReference)
         print(report.table())
         let endToEnd = Scenarios.endToEndSummary(report.results)
@@ -78,9 +85,12 @@ struct ResolverBench: ParsableCommand {
             struct Output: Encodable { let machine: Machine; let mode: String; let access: String; let results: [Result] }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(Output(machine: machine, mode: quick ? "quick" : "full", access: "\(PropertyAccess.current)",
-                                      results: report.results))
-                .write(to: URL(fileURLWithPath: json))
+            try encoder.encode(
+                Output(
+                    machine: machine, mode: quick ? "quick" : "full", access: "\(PropertyAccess.current)",
+                    results: report.results)
+            )
+            .write(to: URL(fileURLWithPath: json))
             print("\nwrote \(json)")
         }
     }
@@ -104,10 +114,14 @@ extension ResolverBench {
         child.standardOutput = FileHandle.nullDevice
         try child.run()
         child.waitUntilExit()
-        guard child.terminationStatus == 0 else { fatalError("resolver-bench: the portable-access run exited with \(child.terminationStatus)") }
+        guard child.terminationStatus == 0 else {
+            fatalError("resolver-bench: the portable-access run exited with \(child.terminationStatus)")
+        }
         struct Output: Decodable { let access: String; let results: [Result] }
         let portable = try JSONDecoder().decode(Output.self, from: Data(contentsOf: output))
-        guard portable.access == "\(PropertyAccess.portable)" else { fatalError("resolver-bench: the child ran with the \(portable.access) access") }
+        guard portable.access == "\(PropertyAccess.portable)" else {
+            fatalError("resolver-bench: the child ran with the \(portable.access) access")
+        }
         for var result in portable.results where result.implementation.hasPrefix("Control") {
             result.implementation += " (portable access)"
             result.ratioToHandWritten = nil
@@ -132,15 +146,23 @@ struct Goals {
         }
         let r16: [String: Param] = ["rules": .int(16)]
         let original16 = median("resolve", "original (filter + max)", r16)
-        check("warm resolve speed-up over the original at R=16", original16.flatMap { o in median("resolve", "resolver (warm)", r16).map { o / $0 } }, ">= 20x") { $0 >= 20 }
-        check("cold resolve speed-up over the original at R=16", original16.flatMap { o in median("resolve", "resolver (cold)", r16).map { o / $0 } }, ">= 5x") { $0 >= 5 }
+        check(
+            "warm resolve speed-up over the original at R=16",
+            original16.flatMap { o in median("resolve", "resolver (warm)", r16).map { o / $0 } }, ">= 20x"
+        ) { $0 >= 20 }
+        check(
+            "cold resolve speed-up over the original at R=16",
+            original16.flatMap { o in median("resolve", "resolver (cold)", r16).map { o / $0 } }, ">= 5x"
+        ) { $0 >= 5 }
         let warm4 = median("resolve", "resolver (warm)", ["rules": .int(4)])
         let warm256 = median("resolve", "resolver (warm)", ["rules": .int(256)])
         check("warm resolve growth from R=4 to R=256", warm4.flatMap { w4 in warm256.map { $0 / w4 } }, "< 2x") { $0 < 2 }
         for implementation in ["resolver diff (warm)", "Control.isSelected toggle (end to end)"] {
             let one = median("state-change", implementation, ["bindings": .int(10_000), "changing_percent": .int(1)])
             let all = median("state-change", implementation, ["bindings": .int(10_000), "changing_percent": .int(100)])
-            check("\(implementation): 1% / 100% changing at 10,000 bindings", one.flatMap { o in all.map { o / $0 } }, "< 0.10") { $0 < 0.10 }
+            check("\(implementation): 1% / 100% changing at 10,000 bindings", one.flatMap { o in all.map { o / $0 } }, "< 0.10") {
+                $0 < 0.10
+            }
         }
         let ruleCounts = [1, 4, 16, 64, 256]
         func worst(_ ratio: (Int) -> Double?) -> Double? {
@@ -148,31 +170,53 @@ struct Goals {
             return ratios.count == ruleCounts.count ? ratios.max() : nil
         }
         func resolveMedian(_ implementation: String, _ rules: Int) -> Double? { median("resolve", implementation, ["rules": .int(rules)]) }
-        check("warm resolve by slot / precomputed table, worst R of 1...256",
-              worst { r in resolveMedian("resolver (warm, by slot)", r).flatMap { s in resolveMedian("precomputed table", r).map { s / $0 } } }, "<= 3x") { $0 <= 3 }
-        check("warm resolve by slot / android first match, worst R of 1...256",
-              worst { r in resolveMedian("resolver (warm, by slot)", r).flatMap { s in resolveMedian("android (first match)", r).map { s / $0 } } }, "< 1") { $0 < 1 }
-        let large = results.first { $0.scenario == "large" && $0.implementation == "resolver build (csr_set)" && $0.params["rules"] == .int(1_048_576) }
+        check(
+            "warm resolve by slot / precomputed table, worst R of 1...256",
+            worst { r in resolveMedian("resolver (warm, by slot)", r).flatMap { s in resolveMedian("precomputed table", r).map { s / $0 } }
+            }, "<= 3x"
+        ) { $0 <= 3 }
+        check(
+            "warm resolve by slot / android first match, worst R of 1...256",
+            worst { r in
+                resolveMedian("resolver (warm, by slot)", r).flatMap { s in resolveMedian("android (first match)", r).map { s / $0 } }
+            }, "< 1"
+        ) { $0 < 1 }
+        let large = results.first {
+            $0.scenario == "large" && $0.implementation == "resolver build (csr_set)" && $0.params["rules"] == .int(1_048_576)
+        }
         check("bytes per rule at 1M rules (C table)", large?.bytesPerRule, "< 64") { $0 < 64 }
         let lint = median("lint", "Control.lintRules() (end to end)", ["bindings": .int(1000), "rules": .int(4000), "states": .int(64)])
         check("Control.lintRules(), 1,000 bindings x 4 rules over 64 states (ms)", lint.map { $0 / 1e6 }, "< 10") { $0 < 10 }
         let extendedResolve = median("custom-states", "resolver (warm)", ["rules": .int(16), "custom_bits": .string("extended")])
         let uikitResolve = median("custom-states", "resolver (warm)", ["rules": .int(16), "custom_bits": .string("application")])
-        check("warm resolve, custom bits in the extended range / in UIKit's", extendedResolve.flatMap { e in uikitResolve.map { e / $0 } }, "<= 1.1") { $0 <= 1.1 }
+        check(
+            "warm resolve, custom bits in the extended range / in UIKit's", extendedResolve.flatMap { e in uikitResolve.map { e / $0 } },
+            "<= 1.1"
+        ) { $0 <= 1.1 }
         func toggle(_ registration: String, _ count: Int, _ range: String) -> Double? {
-            median("custom-states", "Control custom-state toggle, \(registration) (end to end)", ["custom_states": .int(count), "range": .string(range)])
+            median(
+                "custom-states", "Control custom-state toggle, \(registration) (end to end)",
+                ["custom_states": .int(count), "range": .string(range)])
         }
         func ratio(_ registration: String, _ count: Int, _ range: String) -> Double? {
             toggle(registration, count, range).flatMap { t in toggle(registration, 8, "application").map { t / $0 } }
         }
-        check("custom-state change end to end on factors, 8 extended states / 8 UIKit states", ratio("factors", 8, "extended"), "<= 1.1") { $0 <= 1.1 }
+        check("custom-state change end to end on factors, 8 extended states / 8 UIKit states", ratio("factors", 8, "extended"), "<= 1.1") {
+            $0 <= 1.1
+        }
         check("custom-state change end to end on factors, 40 states / 8", ratio("factors", 40, "both"), "<= 1.1") { $0 <= 1.1 }
-        lines.append("  - custom-state change end to end by predicates, 40 states / 8: \(ratio("predicates", 40, "both").map { String(format: "%.2f", $0) } ?? "not measured") (every predicate runs on every change: no goal)")
+        lines.append(
+            "  - custom-state change end to end by predicates, 40 states / 8: \(ratio("predicates", 40, "both").map { String(format: "%.2f", $0) } ?? "not measured") (every predicate runs on every change: no goal)"
+        )
         let buttonParams: [String: Param] = ["factors": .int(3), "bound_values": .int(6), "cycle": .string("8 factor changes")]
         let handButton = median("update-baseline", "hand-written (changed only)", buttonParams)
-        let portableButton = results.first { $0.scenario == "update-baseline" && $0.implementation == "Control (setValue bindings) (portable access)" }
-        check("button state change, portable access / hand-written (wall)",
-              portableButton.flatMap { p in handButton.map { p.nsPerOpMedian / $0 } }, "<= 3x") { $0 <= 3 }
+        let portableButton = results.first {
+            $0.scenario == "update-baseline" && $0.implementation == "Control (setValue bindings) (portable access)"
+        }
+        check(
+            "button state change, portable access / hand-written (wall)",
+            portableButton.flatMap { p in handButton.map { p.nsPerOpMedian / $0 } }, "<= 3x"
+        ) { $0 <= 3 }
         check("button state change, portable access: heap allocations per change", portableButton?.heapAllocationsPerOp, "0") { $0 == 0 }
         let allocations = results.filter { $0.implementation == "resolver (warm)" }.compactMap(\.allocationsPerOp).max()
         check("allocations per warm resolve (JudyMalloc calls)", allocations, "0") { $0 == 0 }
@@ -182,8 +226,12 @@ struct Goals {
 
 /// Loops run alone under callgrind, which counts instructions only inside bench_ir_region.
 enum IRLoops {
-    static let names = ["warm-resolve-16", "warm-resolve-slot-16", "precomputed-16", "cold-resolve-16", "cold-released-resolve-16", "original-16", "android-16", "flutter-16",
-                        "state-change-10000-1pct", "state-change-10000-100pct", "control-toggle-1000"] + EndToEndIR.names
+    static let names =
+        [
+            "warm-resolve-16", "warm-resolve-slot-16", "precomputed-16", "cold-resolve-16", "cold-released-resolve-16", "original-16",
+            "android-16", "flutter-16",
+            "state-change-10000-1pct", "state-change-10000-100pct", "control-toggle-1000",
+        ] + EndToEndIR.names
 
     final class Context {
         let body: () -> Void

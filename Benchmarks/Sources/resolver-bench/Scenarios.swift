@@ -22,8 +22,9 @@ struct Scenarios {
         let table = Table()
         for rule in rules { table.set(1, 1, rule) }
         for state in states {
-            precondition(table.resolve(1, 1, state) == referenceResolve(rules, state) ?? CSR_NO_VALUE,
-                         "the resolver disagrees with the reference in state \(state)")
+            precondition(
+                table.resolve(1, 1, state) == referenceResolve(rules, state) ?? CSR_NO_VALUE,
+                "the resolver disagrees with the reference in state \(state)")
         }
         report.run(scenario, "resolver (warm)", params) { count in
             for i in 0..<count { consume(UInt64(table.resolve(1, 1, states[i & 15]))) }
@@ -32,14 +33,17 @@ struct Scenarios {
         report.run(scenario, "resolver (warm, by slot)", params, note: "csr_resolve_slot: the pair's slot kept by the caller") { count in
             for i in 0..<count { consume(UInt64(table.resolve(slot: slot, states[i & 15]))) }
         }
-        report.run(scenario, "resolver (cold)", params, note: "each lookup after csr_clear_cache (included): computed from the rules") { count in
+        report.run(scenario, "resolver (cold)", params, note: "each lookup after csr_clear_cache (included): computed from the rules") {
+            count in
             for i in 0..<count {
                 csr_clear_cache(table.pointer)
                 consume(UInt64(table.resolve(1, 1, states[i & 15])))
             }
         }
-        report.run(scenario, "resolver (cold, cache memory released)", params,
-                   note: "each lookup after csr_release_cache (included): a state's first visit, allocating its cache") { count in
+        report.run(
+            scenario, "resolver (cold, cache memory released)", params,
+            note: "each lookup after csr_release_cache (included): a state's first visit, allocating its cache"
+        ) { count in
             for i in 0..<count {
                 csr_release_cache(table.pointer)
                 consume(UInt64(table.resolve(1, 1, states[i & 15])))
@@ -84,8 +88,9 @@ struct Scenarios {
     }
 
     func tiesAndCustomPredicate() {
-        resolve(scenario: "ties-custom", rules: makeRules(16, seed: 7, ties: true, custom: true),
-                params: ["rules": .int(16), "priorities": .string("500/1000 ties + 1 custom predicate")])
+        resolve(
+            scenario: "ties-custom", rules: makeRules(16, seed: 7, ties: true, custom: true),
+            params: ["rules": .int(16), "priorities": .string("500/1000 ties + 1 custom predicate")])
     }
 
     // MARK: 3. State changes
@@ -174,10 +179,14 @@ struct Scenarios {
         let buildNs = Double(now() - start) / Double(ruleCount)
         let stats = table.stats
         let heapBytes = Double(bench_heap_bytes() - heapBefore) / Double(ruleCount)
-        report.record(Result(scenario: "large", implementation: "resolver build (csr_set)", params: params,
-                             nsPerOpMedian: buildNs, nsPerOpP99: buildNs, opsPerSec: 1e9 / buildNs,
-                             bytesPerRule: Double(stats.rule_bytes) / Double(stats.rules),
-                             note: "one pass; bytes/rule from csr_stats (Judy + rule storage); malloc heap grew \(String(format: "%.1f", heapBytes)) B/rule"))
+        report.record(
+            Result(
+                scenario: "large", implementation: "resolver build (csr_set)", params: params,
+                nsPerOpMedian: buildNs, nsPerOpP99: buildNs, opsPerSec: 1e9 / buildNs,
+                bytesPerRule: Double(stats.rule_bytes) / Double(stats.rules),
+                note:
+                    "one pass; bytes/rule from csr_stats (Judy + rule storage); malloc heap grew \(String(format: "%.1f", heapBytes)) B/rule"
+            ))
         let lookups = (0..<65_536).map { _ in (Int.random(in: 0..<bindings, using: &rng), Int.random(in: 0..<16, using: &rng)) }
         let states = self.states
         report.run("large", "resolver (cold start)", params, note: "cache released, then random (binding, state) lookups") { count in
@@ -221,7 +230,8 @@ struct Scenarios {
         for size in [1_024, 65_536] {
             let params: [String: Param] = ["bindings": .int(size)]
             let rule = RuleSpec(mode: .containing, mask: 1 << 2, priority: 999, value: 1)
-            report.run("insert-remove", "csr_set into a new binding", params, note: "tables of `bindings` rules built and destroyed") { count in
+            report.run("insert-remove", "csr_set into a new binding", params, note: "tables of `bindings` rules built and destroyed") {
+                count in
                 var done = 0
                 while done < count {
                     let table = Table()
@@ -232,7 +242,9 @@ struct Scenarios {
             let table = Table()
             for index in 0..<size { table.set(UInt32(index), 0, rule) }
             report.run("insert-remove", "csr_set replacing a value", params) { count in
-                for i in 0..<count { table.set(UInt32(i % size), 0, RuleSpec(mode: .containing, mask: 1 << 2, priority: 999, value: UInt32(i & 0xFFFF))) }
+                for i in 0..<count {
+                    table.set(UInt32(i % size), 0, RuleSpec(mode: .containing, mask: 1 << 2, priority: 999, value: UInt32(i & 0xFFFF)))
+                }
             }
             var descriptor = cDescriptor(rule)
             report.run("insert-remove", "csr_remove + csr_set", params) { count in
@@ -261,10 +273,11 @@ struct Scenarios {
             let elapsed = Double(now() - start) / Double(resolver.ruleCount)
             let bytes = Double(bench_heap_bytes() - before) / Double(resolver.ruleCount)
             withExtendedLifetime((resolver, targets)) {}
-            return Result(scenario: "insert-remove", implementation: "StateResolver.setValue (Swift API)",
-                          params: ["bindings": .int(bindings), "rules": .int(bindings * rulesPerBinding)],
-                          nsPerOpMedian: elapsed, nsPerOpP99: elapsed, opsPerSec: 1e9 / elapsed, bytesPerRule: bytes,
-                          note: "one pass; bytes/rule = malloc heap growth (Swift records, value slab, C table)")
+            return Result(
+                scenario: "insert-remove", implementation: "StateResolver.setValue (Swift API)",
+                params: ["bindings": .int(bindings), "rules": .int(bindings * rulesPerBinding)],
+                nsPerOpMedian: elapsed, nsPerOpP99: elapsed, opsPerSec: 1e9 / elapsed, bytesPerRule: bytes,
+                note: "one pass; bytes/rule = malloc heap growth (Swift records, value slab, C table)")
         }
     }
 }

@@ -61,8 +61,10 @@ public final class TextView: Control {
     public let notificationCenter: NotificationCenter
 
     /// Creates a text view posting to `notificationCenter`.
-    public init(placeholder: String = "", notificationCenter: NotificationCenter = .default,
-                frame: Rect = Rect(x: 0, y: 0, width: 200, height: 80)) {
+    public init(
+        placeholder: String = "", notificationCenter: NotificationCenter = .default,
+        frame: Rect = Rect(x: 0, y: 0, width: 200, height: 80)
+    ) {
         self.notificationCenter = notificationCenter
         super.init(frame: frame)
         placeholderLabel.text = placeholder

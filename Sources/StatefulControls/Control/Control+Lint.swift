@@ -16,7 +16,9 @@ extension Control {
     public var reachableStates: [ControlState] {
         let factors: [ControlState] = [.highlighted, .disabled, .selected, .focused] + registeredStates.all.map(\.state)
         guard factors.count <= 20 else {
-            misuse("\(type(of: self)).reachableStates: \(factors.count) factors (4 built-in, \(registeredStates.all.count) custom states) make 2^\(factors.count) states, too many to list; pass the states the control really reaches to lintRules(reachableStates:)")
+            misuse(
+                "\(type(of: self)).reachableStates: \(factors.count) factors (4 built-in, \(registeredStates.all.count) custom states) make 2^\(factors.count) states, too many to list; pass the states the control really reaches to lintRules(reachableStates:)"
+            )
         }
         var states: [ControlState] = [[]]
         states.reserveCapacity(1 << factors.count)

@@ -10,10 +10,14 @@ extension Control {
             misuse("\(name): an empty state for \(source); register a state from ControlState.allocate(named:in:)")
         }
         guard range.isSuperset(of: state) else {
-            misuse("\(name): state \(state.hexadecimal) for \(source) lies outside \(range.rangeDescription); allocate custom states with ControlState.allocate(named:in:)")
+            misuse(
+                "\(name): state \(state.hexadecimal) for \(source) lies outside \(range.rangeDescription); allocate custom states with ControlState.allocate(named:in:)"
+            )
         }
         if let clash = registeredStates.registration(overlapping: state) {
-            misuse("\(name): state [\(state)] for \(source) is already registered on this control for \(clash.source); register each state once per control")
+            misuse(
+                "\(name): state [\(state)] for \(source) is already registered on this control for \(clash.source); register each state once per control"
+            )
         }
     }
 

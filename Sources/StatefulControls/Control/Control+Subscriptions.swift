@@ -39,8 +39,10 @@ extension Control {
     /// (edge-triggered: not while it keeps matching, not for the state at subscription time).
     ///
     /// - Returns: A token; the subscription ends when it is cancelled or released.
-    public func subscribe(to descriptor: StateDescriptor,
-                          _ handler: @escaping @MainActor (ControlState) -> Void) -> StateSubscription {
+    public func subscribe(
+        to descriptor: StateDescriptor,
+        _ handler: @escaping @MainActor (ControlState) -> Void
+    ) -> StateSubscription {
         let subscription = StateSubscription(descriptor, appliedState: appliedState, handler: handler)
         subscriptions.tokens.append(subscription)
         return subscription
@@ -60,8 +62,9 @@ extension Control {
         while notified != appliedState {
             rounds += 1
             guard rounds <= StateResolver.maximumRounds else {
-                return Control.diagnosticHandler(ControlDiagnostic(
-                    "\(type(of: self)): subscription handlers keep changing the state; notifications stopped at [\(appliedState)]"))
+                return Control.diagnosticHandler(
+                    ControlDiagnostic(
+                        "\(type(of: self)): subscription handlers keep changing the state; notifications stopped at [\(appliedState)]"))
             }
             notified = appliedState
             tokens.forEach { subscription in

@@ -37,7 +37,9 @@ extension Control {
 
     private func finishTransition(commit: Bool) {
         guard transitions.isOpen else {
-            misuse("\(type(of: self)).\(commit ? "commitTransition" : "endTransition")() without beginTransition(); pair each beginTransition() with one commit or end, or use performTransition(_:)")
+            misuse(
+                "\(type(of: self)).\(commit ? "commitTransition" : "endTransition")() without beginTransition(); pair each beginTransition() with one commit or end, or use performTransition(_:)"
+            )
         }
         guard let events = transitions.close(), commit else { return }
         applyState()

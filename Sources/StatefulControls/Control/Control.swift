@@ -228,8 +228,9 @@ open class Control: View, Observable {
         do {
             try resolver.apply(currentState)
         } catch {
-            Control.diagnosticHandler(ControlDiagnostic(
-                "\(type(of: self)): \(error.description); applied state stays [\(appliedState)]"))
+            Control.diagnosticHandler(
+                ControlDiagnostic(
+                    "\(type(of: self)): \(error.description); applied state stays [\(appliedState)]"))
         }
         propagation.isWriting = wasWriting
         // A nested apply (from a setter) is finished by the outer one, which notifies.

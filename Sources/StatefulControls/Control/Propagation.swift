@@ -25,8 +25,10 @@ final class Propagation {
         case .queued:
             queue.append(control)
         case .cycleFound:
-            Control.diagnosticHandler(ControlDiagnostic(
-                "\(type(of: control)): applying the state did not settle: controls keep changing each other's state (a dependency cycle); stopped at [\(control.appliedState)]"))
+            Control.diagnosticHandler(
+                ControlDiagnostic(
+                    "\(type(of: control)): applying the state did not settle: controls keep changing each other's state (a dependency cycle); stopped at [\(control.appliedState)]"
+                ))
         case .alreadyQueued, .dropped:
             return
         }

@@ -20,8 +20,10 @@ extension StateConfigurable {
     /// a bit outside the application ranges (`0x00FF0000` and `0xFFFFFFFF00000000`), or shares a
     /// bit with a state already registered on this control.
     /// - Complexity: O(1) to register; the property is read on every evaluation of the state.
-    public func register(_ state: ControlState, for keyPath: KeyPath<Self, Bool>, inverted: Bool = false,
-                         named name: String? = nil) {
+    public func register(
+        _ state: ControlState, for keyPath: KeyPath<Self, Bool>, inverted: Bool = false,
+        named name: String? = nil
+    ) {
         register(state, in: .applicationRanges, for: keyPath, inverted: inverted, named: name)
     }
 
@@ -48,8 +50,10 @@ extension StateConfigurable {
     /// pushes a state for the same value already.
     /// - Complexity: O(1) to register, and O(1) per change of the factor whatever the number
     ///   of custom states.
-    public func register(_ state: ControlState, for factor: ReferenceWritableKeyPath<Self, StateFactor<Bool>>,
-                         inverted: Bool = false, named name: String? = nil) {
+    public func register(
+        _ state: ControlState, for factor: ReferenceWritableKeyPath<Self, StateFactor<Bool>>,
+        inverted: Bool = false, named name: String? = nil
+    ) {
         register(state, in: .applicationRanges, for: factor, inverted: inverted, named: name)
     }
 
@@ -58,15 +62,19 @@ extension StateConfigurable {
     /// The state is re-evaluated when a factor changes (declare the inputs with
     /// ``StateFactor``) or when ``Control/updateState()`` is called. Stops the program on the
     /// mistakes listed for `register(_:for:inverted:named:)`.
-    public func register(_ state: ControlState, named name: String = "a predicate",
-                         when predicate: @escaping @MainActor (Self) -> Bool) {
+    public func register(
+        _ state: ControlState, named name: String = "a predicate",
+        when predicate: @escaping @MainActor (Self) -> Bool
+    ) {
         register(state, in: .applicationRanges, named: name, when: predicate)
     }
 
     /// Registers a state of `range`: the application ranges for apps, the reserved range for
     /// the library's own components.
-    func register(_ state: ControlState, in range: ControlState, for keyPath: KeyPath<Self, Bool>,
-                  inverted: Bool = false, named name: String? = nil) {
+    func register(
+        _ state: ControlState, in range: ControlState, for keyPath: KeyPath<Self, Bool>,
+        inverted: Bool = false, named name: String? = nil
+    ) {
         let source = (name ?? "\(keyPath)") + (inverted ? " (inverted)" : "")
         checkRegistration(of: state, source: source, in: range)
         // Read on every state evaluation, as the process's property access reads (see PropertyAccess).
@@ -74,43 +82,57 @@ extension StateConfigurable {
         registerDerivedState(state, source: source) { read($0) != inverted }
     }
 
-    func register(_ state: ControlState, in range: ControlState, for factor: ReferenceWritableKeyPath<Self, StateFactor<Bool>>,
-                  inverted: Bool = false, named name: String? = nil) {
+    func register(
+        _ state: ControlState, in range: ControlState, for factor: ReferenceWritableKeyPath<Self, StateFactor<Bool>>,
+        inverted: Bool = false, named name: String? = nil
+    ) {
         let source = (name ?? "\(factor)") + (inverted ? " (inverted)" : "")
         checkRegistration(of: state, source: source, in: range)
         if let pushed = self[keyPath: factor].pushes(state, inverted: inverted) {
-            misuse("\(type(of: self)).register: the factor \(source) pushes [\(pushed)] already while \(!inverted); a factor pushes one state while true and one while false")
+            misuse(
+                "\(type(of: self)).register: the factor \(source) pushes [\(pushed)] already while \(!inverted); a factor pushes one state while true and one while false"
+            )
         }
         registerPushedState(state, source: source, isOn: self[keyPath: factor].value != inverted)
     }
 
-    func register(_ state: ControlState, in range: ControlState, named name: String,
-                  when predicate: @escaping @MainActor (Self) -> Bool) {
+    func register(
+        _ state: ControlState, in range: ControlState, named name: String,
+        when predicate: @escaping @MainActor (Self) -> Bool
+    ) {
         checkRegistration(of: state, source: name, in: range)
         registerDerivedState(state, source: name) { predicate(unsafeDowncast($0, to: Self.self)) }
     }
 
     /// Binds `value` to the control's own `keyPath` for the states `descriptor` matches.
-    public func setValue<Value>(_ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
-                                when descriptor: StateDescriptor) {
+    public func setValue<Value>(
+        _ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
+        when descriptor: StateDescriptor
+    ) {
         setValue(value, for: keyPath, of: self, when: descriptor)
     }
 
     /// Binds `value` to the control's own `keyPath` for exactly `state`.
-    public func setValue<Value>(_ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
-                                forState state: ControlState) {
+    public func setValue<Value>(
+        _ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
+        forState state: ControlState
+    ) {
         setValue(value, for: keyPath, of: self, forState: state)
     }
 
     /// Binds `value` to the control's own `keyPath` for every state containing `state`.
-    public func setValue<Value>(_ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
-                                forAllStatesContained state: ControlState) {
+    public func setValue<Value>(
+        _ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
+        forAllStatesContained state: ControlState
+    ) {
         setValue(value, for: keyPath, of: self, forAllStatesContained: state)
     }
 
     /// Binds `value` to the control's own `keyPath` for every state not containing `state`.
-    public func setValue<Value>(_ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
-                                forInvertedState state: ControlState) {
+    public func setValue<Value>(
+        _ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
+        forInvertedState state: ControlState
+    ) {
         setValue(value, for: keyPath, of: self, forInvertedState: state)
     }
 

@@ -65,8 +65,10 @@ public struct StateFactor<Value: Equatable> {
     /// Stores `newValue` unless it equals the stored one; returns whether it stored, with the
     /// states the factor pushes.
     @inlinable
-    static func assign(_ newValue: Value, to factor: inout StateFactor, whileTrue: inout ControlState,
-                       whileFalse: inout ControlState) -> Bool {
+    static func assign(
+        _ newValue: Value, to factor: inout StateFactor, whileTrue: inout ControlState,
+        whileFalse: inout ControlState
+    ) -> Bool {
         guard factor.value != newValue else { return false }
         factor.value = newValue
         (whileTrue, whileFalse) = (factor.pushedWhileTrue, factor.pushedWhileFalse)

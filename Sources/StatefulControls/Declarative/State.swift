@@ -21,8 +21,10 @@ public struct State<Subject: AnyObject> {
 
     /// Creates a state. `onSet` runs when the subject enters the state; `onUpdate`, if given,
     /// runs after it and again whenever the state is applied while current.
-    public init(identifier: String = #function, onSet: @escaping @MainActor (Subject) -> Void,
-                onUpdate: (@MainActor (Subject) -> Void)? = nil) {
+    public init(
+        identifier: String = #function, onSet: @escaping @MainActor (Subject) -> Void,
+        onUpdate: (@MainActor (Subject) -> Void)? = nil
+    ) {
         self.identifier = identifier
         self.onSet = onSet
         self.onUpdate = onUpdate
@@ -34,8 +36,11 @@ public struct State<Subject: AnyObject> {
 /// with whether it finished).
 public struct Transition<Subject: AnyObject> {
     /// The transition's body.
-    public typealias Body = @MainActor (_ subject: Subject, _ mutations: @escaping @MainActor () -> Void,
-                                        _ completion: @escaping @MainActor (_ finished: Bool) -> Void) -> Void
+    public typealias Body =
+        @MainActor (
+            _ subject: Subject, _ mutations: @escaping @MainActor () -> Void,
+            _ completion: @escaping @MainActor (_ finished: Bool) -> Void
+        ) -> Void
 
     let body: Body
 
@@ -57,14 +62,17 @@ public struct TransitionError: Error, Hashable, Sendable, CustomStringConvertibl
     public let description: String
 
     static func mutationsCalledTwice(_ identifier: String) -> TransitionError {
-        TransitionError(description: "the transition to state \(identifier) called its mutations more than once; the extra call was ignored")
+        TransitionError(
+            description: "the transition to state \(identifier) called its mutations more than once; the extra call was ignored")
     }
 
     static func completedWithoutMutations(_ identifier: String) -> TransitionError {
-        TransitionError(description: "the transition to state \(identifier) completed without calling its mutations; the state was not applied")
+        TransitionError(
+            description: "the transition to state \(identifier) completed without calling its mutations; the state was not applied")
     }
 
     static func completedTwice(_ identifier: String) -> TransitionError {
-        TransitionError(description: "the transition to state \(identifier) called its completion more than once; the extra call was ignored")
+        TransitionError(
+            description: "the transition to state \(identifier) called its completion more than once; the extra call was ignored")
     }
 }

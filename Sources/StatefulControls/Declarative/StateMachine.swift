@@ -62,24 +62,27 @@ public final class StateMachine<Subject: AnyObject> {
         isTransitioning = true
         var mutated = false, completed = false
         var violation: TransitionError?
-        transition.body(subject, { [weak self] in
-            guard !mutated else {
-                violation = violation ?? .mutationsCalledTwice(state.identifier)
-                return Self.report(.mutationsCalledTwice(state.identifier))
-            }
-            mutated = true
-            self?.currentIdentifier = state.identifier
-            mutations(subject)
-        }, { [weak self] _ in
-            guard !completed else { return Self.report(.completedTwice(state.identifier)) }
-            completed = true
-            if !mutated {
-                violation = .completedWithoutMutations(state.identifier)
-                Self.report(violation!)
-            }
-            completion?(violation.map { .failure($0) } ?? .success(()))
-            self?.finishTransition()
-        })
+        transition.body(
+            subject,
+            { [weak self] in
+                guard !mutated else {
+                    violation = violation ?? .mutationsCalledTwice(state.identifier)
+                    return Self.report(.mutationsCalledTwice(state.identifier))
+                }
+                mutated = true
+                self?.currentIdentifier = state.identifier
+                mutations(subject)
+            },
+            { [weak self] _ in
+                guard !completed else { return Self.report(.completedTwice(state.identifier)) }
+                completed = true
+                if !mutated {
+                    violation = .completedWithoutMutations(state.identifier)
+                    Self.report(violation!)
+                }
+                completion?(violation.map { .failure($0) } ?? .success(()))
+                self?.finishTransition()
+            })
     }
 
     private func finishTransition() {
@@ -118,8 +121,10 @@ public struct PendingApplication<Subject: AnyObject> {
 
     /// Applies the state through `transition`. `completion` reports when it finished, or the
     /// transition's contract violation.
-    public func viaTransition(_ transition: Transition<Subject>,
-                              completion: (@MainActor (Result<Void, TransitionError>) -> Void)? = nil) {
+    public func viaTransition(
+        _ transition: Transition<Subject>,
+        completion: (@MainActor (Result<Void, TransitionError>) -> Void)? = nil
+    ) {
         machine.run(state, transition: transition, completion: completion)
     }
 }

@@ -26,8 +26,10 @@ extension Stateful {
     public var state: StateMachine<Self> { StateMachines.machine(for: self) }
 
     /// Declares a state; the identifier defaults to the calling function's name.
-    public static func state(identifier: String = #function, onSet: @escaping @MainActor (Self) -> Void,
-                             onUpdate: (@MainActor (Self) -> Void)? = nil) -> State<Self> {
+    public static func state(
+        identifier: String = #function, onSet: @escaping @MainActor (Self) -> Void,
+        onUpdate: (@MainActor (Self) -> Void)? = nil
+    ) -> State<Self> {
         State(identifier: identifier, onSet: onSet, onUpdate: onUpdate)
     }
 }
@@ -48,7 +50,7 @@ enum StateMachines {
         if let entry = entries[key], entry.subject === subject, let machine = entry.machine as? StateMachine<Subject> {
             return machine
         }
-        entries = entries.filter { $0.value.subject != nil } // forget dead subjects
+        entries = entries.filter { $0.value.subject != nil }  // forget dead subjects
         let machine = StateMachine(subject)
         entries[key] = Entry(subject: subject, machine: machine)
         return machine

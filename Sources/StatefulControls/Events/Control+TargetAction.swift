@@ -39,9 +39,11 @@ extension Control {
     /// action matches every one. Registrations left without events are removed. Closure
     /// actions are removed with ``removeAction(identifiedBy:for:)``.
     public func removeTarget(_ target: AnyObject?, action: String?, for events: ControlEvents = .allEvents) {
-        for registration in registrations where registration.closure == nil
+        for registration in registrations
+        where registration.closure == nil
             && (target == nil || registration.target === target)
-            && (action == nil || registration.action.name == action) {
+            && (action == nil || registration.action.name == action)
+        {
             registration.events.subtract(events)
         }
         registrations.removeAll { $0.events.isEmpty || $0.isDead }
@@ -57,7 +59,8 @@ extension Control {
         var seen = Set<ObjectIdentifier>()
         return registrations.compactMap { registration in
             guard registration.closure == nil, let target = registration.target,
-                  seen.insert(ObjectIdentifier(target)).inserted else { return nil }
+                seen.insert(ObjectIdentifier(target)).inserted
+            else { return nil }
             return target
         }
     }

@@ -68,7 +68,9 @@ public struct ControlEvents: OptionSet, Hashable, Sendable {
     public static func application(_ rawValue: UInt) -> ControlEvents {
         let events = ControlEvents(rawValue: rawValue)
         guard !events.isEmpty, applicationReserved.isSuperset(of: events) else {
-            misuse("ControlEvents.application(0x\(String(rawValue, radix: 16, uppercase: true))): a custom event needs bits of the application range 0x0F000000 only, such as 1 << 24")
+            misuse(
+                "ControlEvents.application(0x\(String(rawValue, radix: 16, uppercase: true))): a custom event needs bits of the application range 0x0F000000 only, such as 1 << 24"
+            )
         }
         return events
     }

@@ -28,12 +28,13 @@ extension Control {
         let inside = trackingArea.contains(touch.location)
         tracking.isTouchInside = inside
         isHighlighted = inside
-        let events: ControlEvents = switch (wasInside, inside) {
-        case (true, true): .touchDragInside
-        case (false, false): .touchDragOutside
-        case (false, true): .touchDragEnter
-        case (true, false): .touchDragExit
-        }
+        let events: ControlEvents =
+            switch (wasInside, inside) {
+            case (true, true): .touchDragInside
+            case (false, false): .touchDragOutside
+            case (false, true): .touchDragEnter
+            case (true, false): .touchDragExit
+            }
         let drag = Event(events: events, touch: touch)
         send(drag)
         if !continueTracking(touch, with: drag) {

@@ -2,11 +2,11 @@
 // reads private layouts of the Swift runtime, and the portable path, plain Swift.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How resolvers read and write the properties values are bound to.
@@ -71,7 +71,11 @@ protocol PropertyAccessStrategy: Sendable {
 /// after the choice is made (a diagnostic handler may then use a resolver itself).
 var processStrategy: any PropertyAccessStrategy {
     let (strategy, diagnostic) = processSelection
-    if let diagnostic, pendingSelectionReport.withLock({ pending in defer { pending = false }; return pending }) {
+    if let diagnostic,
+        pendingSelectionReport.withLock({ pending in
+            defer { pending = false }; return pending
+        })
+    {
         StateResolver.report(diagnostic)
     }
     return strategy
@@ -90,18 +94,27 @@ extension PropertyAccess {
         case nil, "", "0": break
         case "1": return (PortableAccess(), nil)
         case let value?:
-            return (PortableAccess(), ResolverDiagnostic("\(portableEnvironmentVariable)=\(value) is neither 0 nor 1: this process uses the portable property access"))
+            return (
+                PortableAccess(),
+                ResolverDiagnostic(
+                    "\(portableEnvironmentVariable)=\(value) is neither 0 nor 1: this process uses the portable property access")
+            )
         }
         // The gate: where the runtime layouts the direct path reads were verified. The same
         // condition opens every file of PropertyAccess/Direct (and CSwiftRuntime's, in C).
         #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
-        let failures = DirectAccessSelfCheck.failures(injecting: DirectAccessSelfCheck.injectedFault)
-        guard failures.isEmpty else {
-            return (PortableAccess(), ResolverDiagnostic("the direct property access failed its start-up self-check (\(failures.joined(separator: "; "))): this process uses the portable property access"))
-        }
-        return (DirectAccess(), nil)
+            let failures = DirectAccessSelfCheck.failures(injecting: DirectAccessSelfCheck.injectedFault)
+            guard failures.isEmpty else {
+                return (
+                    PortableAccess(),
+                    ResolverDiagnostic(
+                        "the direct property access failed its start-up self-check (\(failures.joined(separator: "; "))): this process uses the portable property access"
+                    )
+                )
+            }
+            return (DirectAccess(), nil)
         #else
-        return (PortableAccess(), nil)
+            return (PortableAccess(), nil)
         #endif
     }
 }

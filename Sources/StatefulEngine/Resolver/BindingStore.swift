@@ -51,7 +51,8 @@ struct BindingStore {
     @inline(__always)
     func binding(inSlot slot: UInt32, ifKey key: UInt64) -> Unmanaged<Binding>? {
         guard Int(slot) < bySlot.count, let binding = bySlot[Int(slot)],
-              binding._withUnsafeGuaranteedRef({ $0.key == key }) else { return nil }
+            binding._withUnsafeGuaranteedRef({ $0.key == key })
+        else { return nil }
         return binding
     }
 

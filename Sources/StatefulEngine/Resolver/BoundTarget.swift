@@ -14,9 +14,9 @@ final class BoundTarget {
     private weak var weakObject: AnyObject?
     // The gate (see PropertyAccess.selectStrategy).
     #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
-    /// The object's memory, for the direct access (nil with the portable access); never read
-    /// (an unowned read of a dead object traps).
-    private unowned let memory: AnyObject?
+        /// The object's memory, for the direct access (nil with the portable access); never read
+        /// (an unowned read of a dead object traps).
+        private unowned let memory: AnyObject?
     #endif
     /// Whether liveness is read from the object's reference counts (the direct access).
     private let readsReferenceCounts: Bool
@@ -30,7 +30,7 @@ final class BoundTarget {
     init(_ object: AnyObject, id: UInt32, access: PropertyAccess) {
         address = Unmanaged.passUnretained(object).toOpaque()
         #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
-        memory = access == .direct ? object : nil
+            memory = access == .direct ? object : nil
         #endif
         readsReferenceCounts = access == .direct
         if access == .portable { weakObject = object }
@@ -47,7 +47,7 @@ final class BoundTarget {
     @inline(__always)
     var liveAddress: UnsafeMutableRawPointer? {
         #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
-        if readsReferenceCounts { return isDeallocating(address) ? nil : address }
+            if readsReferenceCounts { return isDeallocating(address) ? nil : address }
         #endif
         return weakObject == nil ? nil : address
     }

@@ -1,11 +1,11 @@
 // The engine's diagnostic channel: problems it met and recovered from.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A problem the engine detected and recovered from, such as a direct property access that

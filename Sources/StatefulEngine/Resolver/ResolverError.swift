@@ -14,25 +14,35 @@ public struct ResolverError: Error, Hashable, Sendable, CustomStringConvertible 
     public let description: String
 
     /// The rule table could not allocate memory. Nothing was changed.
-    public static let outOfMemory = ResolverError(code: .outOfMemory, description:
-        "the state resolver ran out of memory; the rule table is unchanged")
+    public static let outOfMemory = ResolverError(
+        code: .outOfMemory,
+        description:
+            "the state resolver ran out of memory; the rule table is unchanged")
 
     /// Judy reported a corrupt array: a bug, not a condition to recover from.
-    public static let corrupted = ResolverError(code: .corrupted, description:
-        "the state resolver's Judy index reported corruption")
+    public static let corrupted = ResolverError(
+        code: .corrupted,
+        description:
+            "the state resolver's Judy index reported corruption")
 
     /// More than 2³² − 1 targets are bound at once (the ids of targets that went are reused).
-    public static let tooManyTargets = ResolverError(code: .tooManyTargets, description:
-        "the state resolver ran out of target ids (2^32 - 1 targets bound at once)")
+    public static let tooManyTargets = ResolverError(
+        code: .tooManyTargets,
+        description:
+            "the state resolver ran out of target ids (2^32 - 1 targets bound at once)")
 
     /// More than 2³² − 3 values are bound at once.
-    public static let tooManyValues = ResolverError(code: .tooManyValues, description:
-        "the state resolver holds the maximum number of values (2^32 - 3)")
+    public static let tooManyValues = ResolverError(
+        code: .tooManyValues,
+        description:
+            "the state resolver holds the maximum number of values (2^32 - 3)")
 
     /// Applying a state kept changing the state: bound values feed back into the state
     /// factors without settling (a dependency cycle). The apply stopped.
-    public static let cycle = ResolverError(code: .cycle, description:
-        "applying the state did not settle: bound values keep changing the state (a dependency cycle); stopped")
+    public static let cycle = ResolverError(
+        code: .cycle,
+        description:
+            "applying the state did not settle: bound values keep changing the state (a dependency cycle); stopped")
 
     public static func == (lhs: ResolverError, rhs: ResolverError) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }

@@ -63,8 +63,10 @@ public struct RuleDiagnostic: Hashable, Sendable, CustomStringConvertible {
     public let value: String
 
     /// Creates a diagnostic.
-    public init(problem: Problem, target: String, targetIdentifier: ObjectIdentifier, keyPath: String,
-                descriptor: StateDescriptor?, value: String) {
+    public init(
+        problem: Problem, target: String, targetIdentifier: ObjectIdentifier, keyPath: String,
+        descriptor: StateDescriptor?, value: String
+    ) {
         self.problem = problem
         self.target = target
         self.targetIdentifier = targetIdentifier

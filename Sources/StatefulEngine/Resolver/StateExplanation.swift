@@ -91,15 +91,18 @@ extension StateResolver {
         var count = 0
         Self.expectSuccess(csr_explain(table, binding.target.id, binding.keyPathID, 0, nil, 0, &count))
         var raw = [csr_candidate](repeating: csr_candidate(), count: count)
-        Self.expectSuccess(evaluating {
-            csr_explain(table, binding.target.id, binding.keyPathID, UInt64(state.rawValue), &raw, count, &count)
-        })
+        Self.expectSuccess(
+            evaluating {
+                csr_explain(table, binding.target.id, binding.keyPathID, UInt64(state.rawValue), &raw, count, &count)
+            })
         let candidates = raw.map {
-            StateExplanation.Candidate(descriptor: descriptor(of: $0.rule), value: Self.unbox(slab[$0.rule.value], as: Value.self),
-                                       matches: $0.matched, sequence: $0.rule.sequence)
+            StateExplanation.Candidate(
+                descriptor: descriptor(of: $0.rule), value: Self.unbox(slab[$0.rule.value], as: Value.self),
+                matches: $0.matched, sequence: $0.rule.sequence)
         }
-        return StateExplanation(keyPath: keyPath, state: state, candidates: candidates,
-                                defaultValue: Self.unbox(binding.defaultValue, as: Value.self))
+        return StateExplanation(
+            keyPath: keyPath, state: state, candidates: candidates,
+            defaultValue: Self.unbox(binding.defaultValue, as: Value.self))
     }
 
     /// The value of a box bound through a key path to `Value` (one binding per property: the

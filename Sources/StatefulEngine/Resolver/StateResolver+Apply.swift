@@ -84,11 +84,13 @@ extension StateResolver {
         let status = evaluating { csr_diff(table, UInt64(from.rawValue), UInt64(to.rawValue), &pointer, &count) }
         if status == CSR_OK { return applying.pending.begin(UnsafeBufferPointer(start: pointer, count: count)) }
         guard status == CSR_ERR_NOMEM else { throw .corrupted }
-        applying.pending.begin(owning: bindings.sortedKeys.compactMap { key in
-            let old = resolve(key, in: from), new = resolve(key, in: to)
-            guard old != new else { return nil }
-            return csr_change(target: UInt32(key >> 32), key_path: UInt32(truncatingIfNeeded: key),
-                              old_value: old ?? CSR_NO_VALUE, new_value: new ?? CSR_NO_VALUE, slot: UInt32.max)
-        })
+        applying.pending.begin(
+            owning: bindings.sortedKeys.compactMap { key in
+                let old = resolve(key, in: from), new = resolve(key, in: to)
+                guard old != new else { return nil }
+                return csr_change(
+                    target: UInt32(key >> 32), key_path: UInt32(truncatingIfNeeded: key),
+                    old_value: old ?? CSR_NO_VALUE, new_value: new ?? CSR_NO_VALUE, slot: UInt32.max)
+            })
     }
 }

@@ -44,8 +44,9 @@ extension StateResolver {
     }
 
     private static func cDescriptor(_ d: StateDescriptor) -> csr_descriptor {
-        var c = csr_descriptor(mode: CSR_EXACTLY, mask: UInt64(d.state.rawValue), priority: d.priority,
-                               predicate: nil, predicate_context: nil, predicate_id: 0)
+        var c = csr_descriptor(
+            mode: CSR_EXACTLY, mask: UInt64(d.state.rawValue), priority: d.priority,
+            predicate: nil, predicate_context: nil, predicate_id: 0)
         switch d.mode {
         case .exactly: c.mode = CSR_EXACTLY
         case .containing: c.mode = CSR_CONTAINING

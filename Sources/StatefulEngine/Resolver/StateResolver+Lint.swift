@@ -1,3 +1,6 @@
+// Rule lint: the rules that can never win, never match or never change a value, over the states a
+// resolver can be applied in.
+
 internal import CStateResolver
 
 extension StateResolver {
@@ -56,7 +59,8 @@ private struct RuleLinter {
 
     mutating func lint(_ reported: csr_lint_binding) {
         guard let binding = resolver.bindings[StateResolver.key(reported.target, reported.key_path)],
-              let object = binding.target.object else { return }
+            let object = binding.target.object
+        else { return }
         let rules = UnsafeBufferPointer(start: reported.rules, count: Int(reported.rule_count))
         // The problems of rules, in resolution order.
         var winners: [Int] = []
@@ -77,9 +81,10 @@ private struct RuleLinter {
         if winningValues.allSatisfy({ $0.isEqual(to: defaultValue) == true }) {
             append(.alwaysDefault, binding, object, value: defaultValue)
         } else if let first = winningValues.first,
-                  (winningValues.count == 1 && defaultStates == 0)
-                    || (winningValues.allSatisfy { $0.isEqual(to: first) == true }
-                        && (defaultStates == 0 || defaultValue.isEqual(to: first) == true)) {
+            (winningValues.count == 1 && defaultStates == 0)
+                || (winningValues.allSatisfy { $0.isEqual(to: first) == true }
+                    && (defaultStates == 0 || defaultValue.isEqual(to: first) == true))
+        {
             append(.neverChanges, binding, object, value: first)
         }
     }
@@ -99,32 +104,42 @@ private struct RuleLinter {
             }
         }
         return statesByWinner.keys.sorted().map { winner in
-            RuleDiagnostic.Shadowing(descriptor: resolver.descriptor(of: rules[winner].rule),
-                                     value: String(describing: resolver.slab[rules[winner].rule.value].anyValue),
-                                     states: statesByWinner[winner]!)
+            RuleDiagnostic.Shadowing(
+                descriptor: resolver.descriptor(of: rules[winner].rule),
+                value: String(describing: resolver.slab[rules[winner].rule.value].anyValue),
+                states: statesByWinner[winner]!)
         }
     }
 
-    private mutating func append(_ problem: RuleDiagnostic.Problem, _ binding: Binding, _ object: AnyObject,
-                                 rule: csr_lint_rule) {
-        append(problem, binding, object, descriptor: resolver.descriptor(of: rule.rule),
-               value: String(describing: resolver.slab[rule.rule.value].anyValue))
+    private mutating func append(
+        _ problem: RuleDiagnostic.Problem, _ binding: Binding, _ object: AnyObject,
+        rule: csr_lint_rule
+    ) {
+        append(
+            problem, binding, object, descriptor: resolver.descriptor(of: rule.rule),
+            value: String(describing: resolver.slab[rule.rule.value].anyValue))
     }
 
-    private mutating func append(_ problem: RuleDiagnostic.Problem, _ binding: Binding, _ object: AnyObject,
-                                 value: AnyValueBox) {
+    private mutating func append(
+        _ problem: RuleDiagnostic.Problem, _ binding: Binding, _ object: AnyObject,
+        value: AnyValueBox
+    ) {
         append(problem, binding, object, descriptor: nil, value: String(describing: value.anyValue))
     }
 
-    private mutating func append(_ problem: RuleDiagnostic.Problem, _ binding: Binding, _ object: AnyObject,
-                                 descriptor: StateDescriptor?, value: String) {
+    private mutating func append(
+        _ problem: RuleDiagnostic.Problem, _ binding: Binding, _ object: AnyObject,
+        descriptor: StateDescriptor?, value: String
+    ) {
         let anyKeyPath = binding.writer.keyPath
         let keyPath = keyPaths[anyKeyPath] ?? String(describing: anyKeyPath)
         keyPaths[anyKeyPath] = keyPath
         let typeID = ObjectIdentifier(type(of: object))
         let target = types[typeID] ?? String(describing: type(of: object))
         types[typeID] = target
-        diagnostics.append(RuleDiagnostic(problem: problem, target: target, targetIdentifier: ObjectIdentifier(object),
-                                          keyPath: keyPath, descriptor: descriptor, value: value))
+        diagnostics.append(
+            RuleDiagnostic(
+                problem: problem, target: target, targetIdentifier: ObjectIdentifier(object),
+                keyPath: keyPath, descriptor: descriptor, value: value))
     }
 }

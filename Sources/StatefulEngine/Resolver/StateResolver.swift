@@ -66,9 +66,11 @@ public final class StateResolver {
         var table: OpaquePointer?
         // The table calls this mid-mutation: values are only parked, and released (their
         // deinits run) once the C call has returned, by `drainReleased()`.
-        let status = csr_table_create(&table, { value, predicateContext, context in
-            Unmanaged<ValueSlab>.fromOpaque(context!).takeUnretainedValue().releaseRule(value, predicateContext: predicateContext)
-        }, Unmanaged.passUnretained(slab).toOpaque())
+        let status = csr_table_create(
+            &table,
+            { value, predicateContext, context in
+                Unmanaged<ValueSlab>.fromOpaque(context!).takeUnretainedValue().releaseRule(value, predicateContext: predicateContext)
+            }, Unmanaged.passUnretained(slab).toOpaque())
         guard status == CSR_OK, let table else {
             resourceExhausted("StateResolver cannot create its rule table: out of memory")
         }
@@ -125,8 +127,10 @@ public final class StateResolver {
 
     /// Adds the rule binding `value` for `descriptor` to the table; when the table refuses it,
     /// takes back what was made for it (released by the drain) and throws.
-    private func addRule<Value>(_ value: Value, when descriptor: StateDescriptor, to bound: BoundTarget,
-                                _ keyPathID: UInt32) throws(ResolverError) {
+    private func addRule<Value>(
+        _ value: Value, when descriptor: StateDescriptor, to bound: BoundTarget,
+        _ keyPathID: UInt32
+    ) throws(ResolverError) {
         let handle = try slab.insert(ValueBox(value))
         var cDescriptor = self.cDescriptor(forSetting: descriptor)
         applying.pending.detach()
@@ -295,7 +299,9 @@ public final class StateResolver {
     @inline(__always)
     func checkNotEvaluating(_ method: @autoclosure () -> String) {
         if applying.isEvaluating {
-            misuse("StateResolver.\(method()) called from a custom predicate; a predicate must be a pure function of the state (its results are cached) and must not call the resolver")
+            misuse(
+                "StateResolver.\(method()) called from a custom predicate; a predicate must be a pure function of the state (its results are cached) and must not call the resolver"
+            )
         }
     }
 

@@ -43,7 +43,9 @@ final class CustomStateNames: Sendable {
             misuse("ControlState.allocate(named:in:) with an empty name; name the state in reverse-DNS form, like \"com.example.on\"")
         }
         guard !range.isEmpty, ControlState.applicationRanges.isSuperset(of: range) else {
-            misuse("ControlState.allocate(named: \"\(name)\", in: \(range.hexadecimal)): the range must be bits of the application ranges 0x00FF0000 and 0xFFFFFFFF00000000, such as ControlState.extendedApplication")
+            misuse(
+                "ControlState.allocate(named: \"\(name)\", in: \(range.hexadecimal)): the range must be bits of the application ranges 0x00FF0000 and 0xFFFFFFFF00000000, such as ControlState.extendedApplication"
+            )
         }
         return try names.withLock { (names) throws(CustomStateError) -> ControlState in
             if let existing = names.first(where: { $0.value == name })?.key {
@@ -108,7 +110,8 @@ extension ControlState {
     /// - Complexity: O(*n*) in the number of named states (at most 48: 40 here, 8 reserved), under a lock: safe
     ///   from any thread.
     public static func allocate(named name: String, in range: ControlState = [.application, .extendedApplication])
-        throws(CustomStateError) -> ControlState {
+        throws(CustomStateError) -> ControlState
+    {
         try CustomStateNames.shared.allocate(named: name, in: range)
     }
 

@@ -25,8 +25,10 @@ public struct StateDescriptor: Hashable, Sendable {
 
     @usableFromInline let predicate: (@Sendable (ControlState) -> Bool)?
 
-    private init(_ mode: Mode, _ state: ControlState, _ priority: Int32,
-                 _ predicate: (@Sendable (ControlState) -> Bool)? = nil) {
+    private init(
+        _ mode: Mode, _ state: ControlState, _ priority: Int32,
+        _ predicate: (@Sendable (ControlState) -> Bool)? = nil
+    ) {
         (self.mode, self.state, self.priority, self.predicate) = (mode, state, priority, predicate)
     }
 
@@ -71,8 +73,10 @@ public struct StateDescriptor: Hashable, Sendable {
     /// The name is the descriptor's identity: setting a value again under the same name and
     /// priority replaces the earlier one. The predicate must depend on the state alone, since
     /// resolutions are cached per state.
-    public static func custom(_ name: String, priority: Int32,
-                              _ predicate: @escaping @Sendable (ControlState) -> Bool) -> StateDescriptor {
+    public static func custom(
+        _ name: String, priority: Int32,
+        _ predicate: @escaping @Sendable (ControlState) -> Bool
+    ) -> StateDescriptor {
         StateDescriptor(.custom(name), [], priority, predicate)
     }
 
@@ -112,14 +116,15 @@ public struct StateDescriptor: Hashable, Sendable {
 extension StateDescriptor: CustomStringConvertible {
     /// The descriptor as it is written, e.g. `containing(selected | focused) @999`.
     public var description: String {
-        let body = switch mode {
-        case .exactly: "exactly(\(state))"
-        case .containing: "containing(\(state))"
-        case .notContaining: "notContaining(\(state))"
-        case .containingAny: "containingAny(\(state))"
-        case .containingNone: "containingNone(\(state))"
-        case .custom(let name): "custom(\"\(name)\")"
-        }
+        let body =
+            switch mode {
+            case .exactly: "exactly(\(state))"
+            case .containing: "containing(\(state))"
+            case .notContaining: "notContaining(\(state))"
+            case .containingAny: "containingAny(\(state))"
+            case .containingNone: "containingNone(\(state))"
+            case .custom(let name): "custom(\"\(name)\")"
+            }
         return "\(body) @\(priority)"
     }
 }

@@ -73,7 +73,8 @@ struct PinCodeDemo: ParsableCommand {
     static func explanation(of scene: DemoScene) -> String {
         var sections = ["Why each dot looks as it does (PIN state [\(scene.pin.state)]):"]
         for (index, dot) in scene.pin.dots.enumerated() {
-            sections.append("""
+            sections.append(
+                """
                 dot \(index + 1), state [\(dot.state)]
                 \(dot.explain(\PinDot.fillColor, of: dot))
                 \(dot.explain(\PinDot.borderColor, of: dot))
@@ -91,7 +92,8 @@ struct PinCodeDemo: ParsableCommand {
     /// of each, or that it has none.
     @MainActor
     static func lintReport(of scene: DemoScene) -> String {
-        let controls: [(String, Control)] = [("PIN control", scene.pin)]
+        let controls: [(String, Control)] =
+            [("PIN control", scene.pin)]
             + scene.pin.dots.enumerated().map { ("dot \($0.offset + 1)", $0.element) }
             + [("Submit button", scene.submit)]
         var lines = ["Rule lint of each control over its reachable states:"]

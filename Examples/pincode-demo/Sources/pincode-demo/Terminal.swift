@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The terminal in raw mode (no echo, key by key), restored on exit and on Ctrl-C.
@@ -18,7 +18,7 @@ enum Terminal {
         raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
         isRaw = true
-        write("\u{1B}[?25l") // hide the cursor
+        write("\u{1B}[?25l")  // hide the cursor
         signal(SIGINT) { _ in
             Terminal.restore()
             _exit(130)

@@ -37,13 +37,13 @@ struct PinCodeDemoTests {
 
     @Test func backspaceClearDisableAndHighlight() throws {
         let frames = try frames("12\\b3hdc")
-        #expect(line(frames[3], "pin").hasPrefix("  pin     [●] [ ] [ ] [ ]")) // after \b
+        #expect(line(frames[3], "pin").hasPrefix("  pin     [●] [ ] [ ] [ ]"))  // after \b
         #expect(line(frames[5], "state") == "  state   highlighted")
         #expect(line(frames[5], "dots").hasPrefix("  dots    1: fill blue, border blue, width 2"))
         #expect(line(frames[6], "state") == "  state   highlighted | disabled")
         #expect(line(frames[6], "dots").hasPrefix("  dots    1: fill grey, border darkGrey, width 0.5"))
         #expect(line(frames[6], "pin").hasPrefix("  pin     (●) (●) ( ) ( )"))
-        #expect(line(frames[7], "pin").hasPrefix("  pin     (●) (●) ( ) ( )")) // disabled: clear ignored
+        #expect(line(frames[7], "pin").hasPrefix("  pin     (●) (●) ( ) ( )"))  // disabled: clear ignored
         #expect(line(frames[7], "events") == "  events  -")
     }
 
@@ -85,7 +85,7 @@ struct PinCodeDemoTests {
 
     @Test func colorsAreANSISequencesOfTheBoundColors() throws {
         let last = try frames("1357", colors: true).last!
-        #expect(last.contains("\u{1B}[38;2;48;209;88m●")) // green fill
+        #expect(last.contains("\u{1B}[38;2;48;209;88m●"))  // green fill
     }
 
     @Test func scriptErrorsAreClear() {

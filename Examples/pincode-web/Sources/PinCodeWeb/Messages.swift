@@ -107,11 +107,12 @@ public enum ServerMessage: Equatable, Sendable {
 
     /// The message as a JSON text frame, keys sorted.
     public var json: String {
-        let body: Body = switch self {
-        case .snapshot(let properties): Body(type: "snapshot", properties: properties)
-        case .update(let changes, let events): Body(type: "update", changes: changes, events: events)
-        case .error(let message): Body(type: "error", message: message)
-        }
+        let body: Body =
+            switch self {
+            case .snapshot(let properties): Body(type: "snapshot", properties: properties)
+            case .update(let changes, let events): Body(type: "update", changes: changes, events: events)
+            case .error(let message): Body(type: "error", message: message)
+            }
         // Encoding strings, booleans and finite numbers cannot fail.
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

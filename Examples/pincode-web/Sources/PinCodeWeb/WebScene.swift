@@ -36,8 +36,9 @@ public final class WebScene {
     /// Creates the controls and binds them.
     public init() {
         // A center of its own: one page's notes never hear another page's.
-        notes = TextView(placeholder: "Notes for the reviewer", notificationCenter: NotificationCenter(),
-                         frame: Rect(x: 0, y: 0, width: 320, height: 64))
+        notes = TextView(
+            placeholder: "Notes for the reviewer", notificationCenter: NotificationCenter(),
+            frame: Rect(x: 0, y: 0, width: 320, height: 64))
         pin.frame = Rect(x: 0, y: 0, width: 240, height: 56)
         submit.frame = Rect(x: 0, y: 0, width: 160, height: 48)
         visit.frame = Rect(x: 0, y: 0, width: 200, height: 48)
@@ -64,14 +65,16 @@ public final class WebScene {
         submit.setValue(Color.darkGrey, for: \.titleColor, when: .containing(.highlighted))
         visit.setValue(Color.darkGrey, for: \.titleColor, when: .containing(.highlighted, priority: 1100))
 
-        submit.addAction(Action { [unowned self] _ in
-            submissions += 1
-            status.text = "Submitted code \(submissions) (\(pin.code.count) digits)"
-        }, for: .primaryActionTriggered)
+        submit.addAction(
+            Action { [unowned self] _ in
+                submissions += 1
+                status.text = "Submitted code \(submissions) (\(pin.code.count) digits)"
+            }, for: .primaryActionTriggered)
         for (id, control) in controls {
-            control.addAction(Action { [unowned self] action in
-                events.append("\(id) \(Self.name(of: action.event?.events ?? []))")
-            }, for: .allEvents)
+            control.addAction(
+                Action { [unowned self] action in
+                    events.append("\(id) \(Self.name(of: action.event?.events ?? []))")
+                }, for: .allEvents)
         }
         for input in [pin, notes] as [any KeyInput] {
             input.addAction(Action { [unowned self, unowned input] _ in focus(input) }, for: .touchUpInside)

@@ -13,7 +13,8 @@ public enum WebServer {
     /// The page, loaded once from the package's resources.
     static let page: String = {
         guard let url = Bundle.module.url(forResource: "index", withExtension: "html"),
-              let page = try? String(contentsOf: url, encoding: .utf8) else {
+            let page = try? String(contentsOf: url, encoding: .utf8)
+        else {
             fatalError("pincode-web: index.html is missing from the package's resources")
         }
         return page
@@ -27,8 +28,9 @@ public enum WebServer {
     ) -> some ApplicationProtocol {
         let router = Router()
         router.get("/") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                     body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
+            Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
         }
         let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
         webSocketRouter.ws("/ws") { inbound, outbound, _ in
@@ -53,8 +55,10 @@ public enum WebServer {
 
     /// Answers each message of session `id` until the page leaves, sends an oversize message
     /// (closed: message too large) or floods (closed: policy violation).
-    static func serve(_ id: Int, of registry: SessionRegistry, inbound: WebSocketInboundStream,
-                      outbound: WebSocketOutboundWriter) async throws {
+    static func serve(
+        _ id: Int, of registry: SessionRegistry, inbound: WebSocketInboundStream,
+        outbound: WebSocketOutboundWriter
+    ) async throws {
         var limiter = RateLimiter(limit: maxMessagesPerSecond)
         for try await message in inbound.messages(maxSize: maxMessageSize) {
             guard limiter.admit() else {

@@ -16,7 +16,8 @@ final class Allocations {
     /// Watches the session and every control and bound target it owns.
     func watch(_ session: Session) {
         let scene = session.scene
-        let objects: [AnyObject] = [session, scene, scene.pin, scene.submit, scene.visit, scene.notes, scene.status]
+        let objects: [AnyObject] =
+            [session, scene, scene.pin, scene.submit, scene.visit, scene.notes, scene.status]
             + scene.pin.dots
         references += objects.map { Weak(object: $0) }
     }
@@ -57,7 +58,8 @@ struct ServerTests {
     /// Opens a connection, reads the snapshot, sends `messages` and returns what came back
     /// until the server closed or `replies` messages arrived, and the close frame.
     private func exchange(_ client: any TestClientProtocol, send messages: [WebSocketMessage], replies: Int)
-        async throws -> (replies: [String], close: WebSocketCloseFrame?) {
+        async throws -> (replies: [String], close: WebSocketCloseFrame?)
+    {
         let received = Received()
         let close = try await client.ws("/ws") { inbound, outbound, _ in
             var iterator = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
@@ -103,13 +105,15 @@ struct ServerTests {
 
     @Test func aBadMessageGetsAnErrorFrameAndTheConnectionGoesOn() async throws {
         try await withServer { client in
-            let (replies, _) = try await exchange(client, send: [
-                .text("{nope"),
-                .text(#"{"type":"pointer","control":"slider","phase":"down","x":1,"y":1}"#),
-                .text(#"{"type":"pointer","control":"pin","phase":"down","x":1e300,"y":1}"#),
-                .binary(ByteBuffer(string: "0101")),
-                .text(#"{"type":"pointer","control":"visit","phase":"down","x":1,"y":1}"#),
-            ], replies: 5)
+            let (replies, _) = try await exchange(
+                client,
+                send: [
+                    .text("{nope"),
+                    .text(#"{"type":"pointer","control":"slider","phase":"down","x":1,"y":1}"#),
+                    .text(#"{"type":"pointer","control":"pin","phase":"down","x":1e300,"y":1}"#),
+                    .binary(ByteBuffer(string: "0101")),
+                    .text(#"{"type":"pointer","control":"visit","phase":"down","x":1,"y":1}"#),
+                ], replies: 5)
             #expect(replies.count == 5)
             #expect(replies.prefix(4).allSatisfy { $0.contains(#""type":"error""#) })
             #expect(replies[1].contains(#"unknown control \"slider\""#))

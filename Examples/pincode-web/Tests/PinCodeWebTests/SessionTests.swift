@@ -83,16 +83,21 @@ struct SessionTests {
         var page = Page()
         // Every bound property the page draws is named, and drawn.
         #expect(Set(page.session.scene.boundNames.values).isSubset(of: page.properties.keys))
-        let frames = [#"{"type":"pointer","control":"pin","phase":"down","x":5,"y":5}"#,
-                      #"{"type":"pointer","control":"pin","phase":"up","x":5,"y":5}"#]
+        let frames =
+            [
+                #"{"type":"pointer","control":"pin","phase":"down","x":5,"y":5}"#,
+                #"{"type":"pointer","control":"pin","phase":"up","x":5,"y":5}"#,
+            ]
             + "1357".map { #"{"type":"insertText","text":"\#($0)"}"# }
-            + [#"{"type":"pointer","control":"submit","phase":"down","x":10,"y":10}"#,
-               #"{"type":"pointer","control":"submit","phase":"move","x":400,"y":10}"#,
-               #"{"type":"pointer","control":"submit","phase":"move","x":10,"y":10}"#,
-               #"{"type":"pointer","control":"submit","phase":"up","x":10,"y":10}"#,
-               #"{"type":"deleteBackward"}"#, #"{"type":"insertText","text":"1"}"#,
-               #"{"type":"pointer","control":"visit","phase":"down","x":10,"y":10}"#,
-               #"{"type":"pointer","control":"visit","phase":"up","x":10,"y":10}"#]
+            + [
+                #"{"type":"pointer","control":"submit","phase":"down","x":10,"y":10}"#,
+                #"{"type":"pointer","control":"submit","phase":"move","x":400,"y":10}"#,
+                #"{"type":"pointer","control":"submit","phase":"move","x":10,"y":10}"#,
+                #"{"type":"pointer","control":"submit","phase":"up","x":10,"y":10}"#,
+                #"{"type":"deleteBackward"}"#, #"{"type":"insertText","text":"1"}"#,
+                #"{"type":"pointer","control":"visit","phase":"down","x":10,"y":10}"#,
+                #"{"type":"pointer","control":"visit","phase":"up","x":10,"y":10}"#,
+            ]
         for frame in frames {
             try page.send(frame)
             // The bound values arrive from the resolvers' diffs, the rest by comparison: either
@@ -121,9 +126,9 @@ struct SessionTests {
         try page.type("1357")
         try page.pointer("submit", "down", 80)
         #expect(page.properties["submit.isHighlighted"] == .bool(true) && page.color("submit.titleColor") == "darkGrey")
-        try page.pointer("submit", "move", 80, 100)   // 52 below a 48-high button: inside the 70-point slop
+        try page.pointer("submit", "move", 80, 100)  // 52 below a 48-high button: inside the 70-point slop
         #expect(page.properties["submit.isHighlighted"] == .bool(true))
-        try page.pointer("submit", "move", 80, 200)   // past the slop: exit
+        try page.pointer("submit", "move", 80, 200)  // past the slop: exit
         #expect(page.properties["submit.isHighlighted"] == .bool(false) && page.color("submit.titleColor") == "green")
         try page.pointer("submit", "up", 80, 200)
         #expect(page.events.suffix(2) == ["submit touchDragExit", "submit touchUpOutside"])
@@ -163,9 +168,18 @@ struct SessionTests {
         (#"{"type":"pointer","control":"slider","phase":"down","x":1,"y":1}"#, "unknown control \"slider\" (notes, pin, submit, visit)"),
         (#"{"type":"pointer","control":"pin""#, "malformed message: expected a JSON object with a string \"type\""),
         ("not json", "malformed message: expected a JSON object with a string \"type\""),
-        (#"{"type":"pointer","control":"pin","phase":"down","x":NaN,"y":1}"#, "malformed message: expected a JSON object with a string \"type\""),
-        (#"{"type":"pointer","control":"pin","phase":"down","x":1e300,"y":1}"#, "pointer: coordinates (1e+300, 1.0) out of range (at most 100000 from the control)"),
-        (#"{"type":"pointer","control":"pin","phase":"down","x":1,"y":-1e6}"#, "pointer: coordinates (1.0, -1000000.0) out of range (at most 100000 from the control)"),
+        (
+            #"{"type":"pointer","control":"pin","phase":"down","x":NaN,"y":1}"#,
+            "malformed message: expected a JSON object with a string \"type\""
+        ),
+        (
+            #"{"type":"pointer","control":"pin","phase":"down","x":1e300,"y":1}"#,
+            "pointer: coordinates (1e+300, 1.0) out of range (at most 100000 from the control)"
+        ),
+        (
+            #"{"type":"pointer","control":"pin","phase":"down","x":1,"y":-1e6}"#,
+            "pointer: coordinates (1.0, -1000000.0) out of range (at most 100000 from the control)"
+        ),
         (#"{"type":"pointer","control":"pin","phase":"hover","x":1,"y":1}"#, "pointer: \"phase\" must be one of down, move, up, cancel"),
         (#"{"type":"pointer","control":"pin","phase":"down"}"#, "pointer: missing \"x\" or \"y\""),
         (#"{"type":"insertText","text":"1"}"#, "no control has the focus: tap the PIN code or the notes first"),

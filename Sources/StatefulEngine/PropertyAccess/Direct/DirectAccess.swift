@@ -4,133 +4,138 @@
 
 // The gate (see PropertyAccess.selectStrategy): only where these layouts were verified.
 #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
-internal import CSwiftRuntime
+    internal import CSwiftRuntime
 
-/// Reaches properties through what their key path objects say (see ``KeyPathComponent``);
-/// what it does not understand goes through its key path, as with the portable access.
-struct DirectAccess: PropertyAccessStrategy {
-    var access: PropertyAccess { .direct }
+    /// Reaches properties through what their key path objects say (see ``KeyPathComponent``);
+    /// what it does not understand goes through its key path, as with the portable access.
+    struct DirectAccess: PropertyAccessStrategy {
+        var access: PropertyAccess { .direct }
 
-    func property<Value>(_ keyPath: AnyKeyPath, valueType: Value.Type, rootClass: AnyClass) -> PropertyPath {
-        guard let components = KeyPathComponent.identity(of: keyPath, rootClass: rootClass) else {
-            return PropertyPath(keyPath, valueType: valueType)
+        func property<Value>(_ keyPath: AnyKeyPath, valueType: Value.Type, rootClass: AnyClass) -> PropertyPath {
+            guard let components = KeyPathComponent.identity(of: keyPath, rootClass: rootClass) else {
+                return PropertyPath(keyPath, valueType: valueType)
+            }
+            return PropertyPath(components: components, valueType: valueType)
         }
-        return PropertyPath(components: components, valueType: valueType)
-    }
 
-    func writer<Target: AnyObject, Value>(
-        _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>
-    ) -> AnyPropertyWriter {
-        DirectPropertyWriter(keyPath, targetClass: targetClass, box: box) ?? KeyPathPropertyWriter(keyPath)
-    }
+        func writer<Target: AnyObject, Value>(
+            _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>
+        ) -> AnyPropertyWriter {
+            DirectPropertyWriter(keyPath, targetClass: targetClass, box: box) ?? KeyPathPropertyWriter(keyPath)
+        }
 
-    func reader<Root: AnyObject>(_ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass) -> (AnyObject) -> Bool {
-        let components = KeyPathComponent.components(of: keyPath) ?? []
-        if components.count == 1, let accessors = components[0].accessors {
-            return { root in
-                var result = false
-                withUnsafeMutablePointer(to: &result) { result in
-                    withUnsafePointer(to: root) { swiftrt_call_key_path_getter(accessors.getter, result, $0, accessors.block) }
+        func reader<Root: AnyObject>(_ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass) -> (AnyObject) -> Bool {
+            let components = KeyPathComponent.components(of: keyPath) ?? []
+            if components.count == 1, let accessors = components[0].accessors {
+                return { root in
+                    var result = false
+                    withUnsafeMutablePointer(to: &result) { result in
+                        withUnsafePointer(to: root) { swiftrt_call_key_path_getter(accessors.getter, result, $0, accessors.block) }
+                    }
+                    withExtendedLifetime(keyPath) {}  // the getter's argument block lives in it
+                    return result
                 }
-                withExtendedLifetime(keyPath) {}  // the getter's argument block lives in it
-                return result
+            }
+            if let offset = KeyPathComponent.storedOffset(
+                components, valueSize: MemoryLayout<Bool>.size,
+                instanceSize: Int(instanceExtents(rootClass).positive))
+            {
+                return { (UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) + offset).load(as: Bool.self) }
+            }
+            return PortableAccess().reader(keyPath, rootClass: rootClass)
+        }
+    }
+
+    /// Writes a ``ValueBox`` to a stored property at its offset, or through a computed property's
+    /// setter thunk, as the key path would.
+    ///
+    /// A key path write through the standard library costs about 1,700 instructions and a heap
+    /// allocation. This writer costs neither where it applies:
+    /// - a stored property of the target, or of a struct stored in it, without observers (the key
+    ///   path reaches the storage directly): assigned at its offset — what the setter does; a
+    ///   trivial value of 1, 2, 4 or 8 bytes is copied as bytes by the apply loop itself
+    ///   (``TrivialCopy``), which costs no value witness call;
+    /// - a settable computed property of the target (computed, observed with `didSet`, or
+    ///   overridable, which key paths reach through accessors): its setter, called as the key
+    ///   path calls it.
+    /// A direct write skips the dynamic exclusivity check the key path would make.
+    final class DirectPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
+        private enum Access {
+            /// At this offset in the target object.
+            case stored(Int)
+            /// Through a computed property's setter thunk, passing the key path's argument block.
+            case setter(UnsafeRawPointer, block: UnsafeRawPointer)
+        }
+
+        private let access: Access
+        private let boxOffset: Int
+
+        /// The writer of `keyPath` on targets of class `targetClass` (a subclass of `Target`);
+        /// `box` is any box of the values it writes. Nil when the key path leads elsewhere than a
+        /// stored or settable computed property of the target.
+        init?(_ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>) {
+            guard let components = KeyPathComponent.components(of: keyPath), let first = components.first else { return nil }
+            let size = MemoryLayout<Value>.size
+            boxOffset = box.valueOffset
+            if components.count == 1, let accessors = first.accessors {
+                guard let setter = accessors.setter else { return nil }
+                access = .setter(setter, block: accessors.block)
+                super.init(keyPath: keyPath, trivialCopy: nil)
+            } else if let offset = KeyPathComponent.storedOffset(
+                components, valueSize: size,
+                instanceSize: Int(instanceExtents(targetClass).positive))
+            {
+                access = .stored(offset)
+                let isTrivialWord = _isPOD(Value.self) && [1, 2, 4, 8].contains(size)
+                super.init(
+                    keyPath: keyPath,
+                    trivialCopy: isTrivialWord ? TrivialCopy(size: size, boxOffset: boxOffset, targetOffset: offset) : nil)
+            } else {
+                return nil
             }
         }
-        if let offset = KeyPathComponent.storedOffset(components, valueSize: MemoryLayout<Bool>.size,
-                                                      instanceSize: Int(instanceExtents(rootClass).positive)) {
-            return { (UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) + offset).load(as: Bool.self) }
+
+        /// Whether the writer assigns at an offset (false: it calls a setter).
+        var writesInPlace: Bool {
+            if case .stored = access { return true }
+            return false
         }
-        return PortableAccess().reader(keyPath, rootClass: rootClass)
-    }
-}
 
-/// Writes a ``ValueBox`` to a stored property at its offset, or through a computed property's
-/// setter thunk, as the key path would.
-///
-/// A key path write through the standard library costs about 1,700 instructions and a heap
-/// allocation. This writer costs neither where it applies:
-/// - a stored property of the target, or of a struct stored in it, without observers (the key
-///   path reaches the storage directly): assigned at its offset — what the setter does; a
-///   trivial value of 1, 2, 4 or 8 bytes is copied as bytes by the apply loop itself
-///   (``TrivialCopy``), which costs no value witness call;
-/// - a settable computed property of the target (computed, observed with `didSet`, or
-///   overridable, which key paths reach through accessors): its setter, called as the key
-///   path calls it.
-/// A direct write skips the dynamic exclusivity check the key path would make.
-final class DirectPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
-    private enum Access {
-        /// At this offset in the target object.
-        case stored(Int)
-        /// Through a computed property's setter thunk, passing the key path's argument block.
-        case setter(UnsafeRawPointer, block: UnsafeRawPointer)
-    }
+        /// A key path setter thunk: the new value and the root by address (maximally abstracted),
+        /// then the key path's argument block and its size.
+        private typealias Setter = @convention(thin) (UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, Int) -> Void
 
-    private let access: Access
-    private let boxOffset: Int
-
-    /// The writer of `keyPath` on targets of class `targetClass` (a subclass of `Target`);
-    /// `box` is any box of the values it writes. Nil when the key path leads elsewhere than a
-    /// stored or settable computed property of the target.
-    init?(_ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>) {
-        guard let components = KeyPathComponent.components(of: keyPath), let first = components.first else { return nil }
-        let size = MemoryLayout<Value>.size
-        boxOffset = box.valueOffset
-        if components.count == 1, let accessors = first.accessors {
-            guard let setter = accessors.setter else { return nil }
-            access = .setter(setter, block: accessors.block)
-            super.init(keyPath: keyPath, trivialCopy: nil)
-        } else if let offset = KeyPathComponent.storedOffset(components, valueSize: size,
-                                                             instanceSize: Int(instanceExtents(targetClass).positive)) {
-            access = .stored(offset)
-            let isTrivialWord = _isPOD(Value.self) && [1, 2, 4, 8].contains(size)
-            super.init(keyPath: keyPath,
-                       trivialCopy: isTrivialWord ? TrivialCopy(size: size, boxOffset: boxOffset, targetOffset: offset) : nil)
-        } else {
-            return nil
-        }
-    }
-
-    /// Whether the writer assigns at an offset (false: it calls a setter).
-    var writesInPlace: Bool {
-        if case .stored = access { return true }
-        return false
-    }
-
-    /// A key path setter thunk: the new value and the root by address (maximally abstracted),
-    /// then the key path's argument block and its size.
-    private typealias Setter = @convention(thin) (UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, Int) -> Void
-
-    override func write(_ target: UnsafeMutableRawPointer, _ box: UnsafeRawPointer) {
-        if let trivialCopy { return trivialCopy.write(target, box) }
-        let value = (box + boxOffset).assumingMemoryBound(to: Value.self)
-        switch access {
-        case .stored(let offset):
-            // One assignment: the new value copied in, then the old one released (its deinit,
-            // user code, runs last).
-            (target + offset).assumingMemoryBound(to: Value.self).pointee = value.pointee
-        case .setter(let function, let block):
-            // A setter is user code: it gets the target retained, as any caller would hold it.
-            withUnsafePointer(to: Unmanaged<Target>.fromOpaque(target).takeUnretainedValue()) { target in
-                unsafeBitCast(function, to: Setter.self)(value, target, block, 0)
+        override func write(_ target: UnsafeMutableRawPointer, _ box: UnsafeRawPointer) {
+            if let trivialCopy { return trivialCopy.write(target, box) }
+            let value = (box + boxOffset).assumingMemoryBound(to: Value.self)
+            switch access {
+            case .stored(let offset):
+                // One assignment: the new value copied in, then the old one released (its deinit,
+                // user code, runs last).
+                (target + offset).assumingMemoryBound(to: Value.self).pointee = value.pointee
+            case .setter(let function, let block):
+                // A setter is user code: it gets the target retained, as any caller would hold it.
+                withUnsafePointer(to: Unmanaged<Target>.fromOpaque(target).takeUnretainedValue()) { target in
+                    unsafeBitCast(function, to: Setter.self)(value, target, block, 0)
+                }
+                withExtendedLifetime(keyPath) {}  // the setter's argument block lives in it
             }
-            withExtendedLifetime(keyPath) {}  // the setter's argument block lives in it
         }
     }
-}
 
-extension ValueBox {
-    /// Where the value lies in the box, in bytes from the object's address (the same in every
-    /// box of this type).
-    var valueOffset: Int {
-        withUnsafeMutablePointer(to: &value) {
-            UnsafeRawPointer($0) - UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+    extension ValueBox {
+        /// Where the value lies in the box, in bytes from the object's address (the same in every
+        /// box of this type).
+        var valueOffset: Int {
+            withUnsafeMutablePointer(to: &value) {
+                UnsafeRawPointer($0) - UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+            }
         }
     }
-}
 
-/// Whether the object at `address` is being (or has been) deinitialised, from its reference
-/// counts; its memory must still be allocated (see ``BoundTarget``).
-@inline(__always)
-func isDeallocating(_ address: UnsafeMutableRawPointer) -> Bool { swiftrt_is_deallocating(address) }
+    /// Whether the object at `address` is being (or has been) deinitialised, from its reference
+    /// counts; its memory must still be allocated (see ``BoundTarget``).
+    @inline(__always)
+    func isDeallocating(_ address: UnsafeMutableRawPointer) -> Bool { swiftrt_is_deallocating(address) }
 
 #endif
