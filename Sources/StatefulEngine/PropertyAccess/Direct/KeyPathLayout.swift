@@ -17,7 +17,7 @@
     /// (size and flags), then per component a 32-bit header (kind, flags, inline payload) and its
     /// payload, with the next component's root type, pointer-aligned, between components. The
     /// reader is strict: a flag or a kind it does not know refuses the whole key path, which is
-    /// then compared as a key path (`==`) and written through its closure.
+    /// then compared as a key path (`==`) and written through it.
     struct KeyPathComponent {
         enum Kind {
             /// A stored property at `identifier` bytes into a class instance.
