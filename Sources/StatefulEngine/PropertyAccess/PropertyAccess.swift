@@ -26,7 +26,7 @@
 ///   before its first use.
 /// - ``portable`` is plain Swift: a bound value is written with `target[keyPath: keyPath] =
 ///   value`, a custom state read with `target[keyPath: keyPath]`, and a target is held weakly.
-///   The standard library's key path projection costs about 1,700 instructions and a heap
+///   The standard library's key path projection costs about 1,800 instructions and a heap
 ///   allocation per write (BENCHMARKS.md, "The portable property access").
 ///
 /// A process uses one strategy from its first binding on: ``current``.

@@ -49,7 +49,7 @@
     /// Writes a ``ValueBox`` to a stored property at its offset, or through a computed property's
     /// setter thunk, as the key path would.
     ///
-    /// A key path write through the standard library costs about 1,700 instructions and a heap
+    /// A key path write through the standard library costs about 1,800 instructions and a heap
     /// allocation. This writer costs neither where it applies:
     /// - a stored property of the target, or of a struct stored in it, without observers (the key
     ///   path reaches the storage directly): assigned at its offset — what the setter does; a
