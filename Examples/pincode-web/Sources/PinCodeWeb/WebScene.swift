@@ -47,7 +47,8 @@ public final class WebScene {
         var boundNames: [BoundProperty: String] = [
             BoundProperty(target: submit, keyPath: \Button.isEnabled): "submit.isEnabled",
             BoundProperty(target: submit, keyPath: \Button.titleColor): "submit.titleColor",
-            BoundProperty(target: visit, keyPath: \VisitableButton.titleColor): "visit.titleColor",
+            // The key path the button binds its own colours with (its declaring class's).
+            BoundProperty(target: visit, keyPath: \Button.titleColor): "visit.titleColor",
         ]
         for (index, dot) in pin.dots.enumerated() {
             boundNames[BoundProperty(target: dot, keyPath: \PinDot.fillColor)] = "pin.dots.\(index).fillColor"
@@ -63,7 +64,9 @@ public final class WebScene {
         submit.setValue(Color.green, for: \.titleColor, when: .containingNone(.disabled))
         // Pressed: darker while the touch is inside (the highlight follows the slop).
         submit.setValue(Color.darkGrey, for: \.titleColor, when: .containing(.highlighted))
-        visit.setValue(Color.darkGrey, for: \.titleColor, when: .containing(.highlighted, priority: 1100))
+        // Through `\Button.titleColor`, as the button binds its own colours, so that the rules
+        // compete with either property access (README, "Where it runs").
+        visit.setValue(Color.darkGrey, for: \Button.titleColor, of: visit, when: .containing(.highlighted, priority: 1100))
 
         submit.addAction(
             Action { [unowned self] _ in
