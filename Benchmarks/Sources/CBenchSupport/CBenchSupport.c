@@ -12,6 +12,8 @@ uint64_t bench_allocations(void) { return allocations; }
 
 uint64_t bench_heap_bytes(void) { return (uint64_t)mallinfo2().uordblks; }
 
+void bench_release_free_memory(void) { malloc_trim(0); }
+
 /* Judy's own definitions are plain malloc/free; these count the calls. */
 Word_t JudyMalloc(Word_t words) {
     allocations++;

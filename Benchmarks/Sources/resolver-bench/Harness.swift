@@ -33,6 +33,9 @@ struct Result: Codable {
     var nsPerOpP99: Double
     var opsPerSec: Double
     var bytesPerRule: Double?
+    /// The memory scenario: bytes per binding, or per control with its bindings.
+    var bytesPerBinding: Double?
+    var bytesPerControl: Double?
     var allocationsPerOp: Double?
     /// Heap allocations of the whole process per operation (the malloc interposer).
     var heapAllocationsPerOp: Double?
@@ -47,7 +50,8 @@ struct Result: Codable {
     enum CodingKeys: String, CodingKey {
         case scenario, implementation, params, note
         case nsPerOpMedian = "ns_per_op_median", nsPerOpP99 = "ns_per_op_p99", opsPerSec = "ops_per_sec"
-        case bytesPerRule = "bytes_per_rule", allocationsPerOp = "allocations_per_op"
+        case bytesPerRule = "bytes_per_rule", bytesPerBinding = "bytes_per_binding", bytesPerControl = "bytes_per_control"
+        case allocationsPerOp = "allocations_per_op"
         case heapAllocationsPerOp = "heap_allocations_per_op", heapFreesPerOp = "heap_frees_per_op"
         case ratioToResolver = "ratio_to_resolver", ratioToHandWritten = "ratio_to_hand_written"
     }
@@ -182,7 +186,7 @@ final class Report {
 
     func table() -> String {
         var lines = [
-            "| scenario | implementation | params | ns/op median | ns/op p99 | ops/s | × resolver | × hand | bytes/rule | allocs/op | heap allocs/op | heap frees/op |",
+            "| scenario | implementation | params | ns/op median | ns/op p99 | ops/s | × resolver | × hand | bytes per rule, binding or control | allocs/op | heap allocs/op | heap frees/op |",
             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for r in results {
@@ -191,7 +195,7 @@ final class Report {
                 "| \(r.scenario) | \(r.implementation) | \(params) | \(fmt(r.nsPerOpMedian)) | \(fmt(r.nsPerOpP99)) | "
                     + "\(fmtOps(r.opsPerSec)) | \(r.ratioToResolver.map { String(format: "%.2f", $0) } ?? "") | "
                     + "\(r.ratioToHandWritten.map { String(format: "%.2f", $0) } ?? "") | "
-                    + "\(r.bytesPerRule.map { String(format: "%.1f", $0) } ?? "") | "
+                    + "\((r.bytesPerRule ?? r.bytesPerBinding ?? r.bytesPerControl).map { String(format: "%.1f", $0) } ?? "") | "
                     + "\(r.allocationsPerOp.map { String(format: "%.3g", $0) } ?? "") | "
                     + "\(r.heapAllocationsPerOp.map(fmtCount) ?? "") | "
                     + "\(r.heapFreesPerOp.map(fmtCount) ?? "") |")

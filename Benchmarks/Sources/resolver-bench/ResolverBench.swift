@@ -27,7 +27,7 @@ struct ResolverBench: ParsableCommand {
 
     static let scenarioNames = [
         "resolve", "ties-custom", "state-change", "large", "insert-remove",
-        "update-baseline", "form", "bindings-1000", "lint", "custom-states",
+        "update-baseline", "form", "bindings-1000", "lint", "custom-states", "memory",
     ]
 
     func validate() throws {
@@ -68,7 +68,7 @@ struct ResolverBench: ParsableCommand {
             ("insert-remove", scenarios.insertAndRemove),
             ("update-baseline", scenarios.updateBaseline), ("form", scenarios.form),
             ("bindings-1000", scenarios.bindings1000), ("lint", scenarios.lint),
-            ("custom-states", scenarios.customStates),
+            ("custom-states", scenarios.customStates), ("memory", scenarios.memory),
         ]
         for (name, body) in runs where scenario.isEmpty || scenario.contains(name) { try body() }
         try measurePortableEndToEnd(into: report)
@@ -218,6 +218,15 @@ struct Goals {
             portableButton.flatMap { p in handButton.map { p.nsPerOpMedian / $0 } }, "<= 3x"
         ) { $0 <= 3 }
         check("button state change, portable access: heap allocations per change", portableButton?.heapAllocationsPerOp, "0") { $0 == 0 }
+        let million: [String: Param] = ["bindings": .int(1_000_000), "rules_per_binding": .int(1)]
+        let bind = results.first { $0.scenario == "memory" && $0.implementation == "Control.setValue, one control (bind)" && $0.params == million }
+        check("bytes per binding, 1,000,000 bindings on one control (resident set)", bind?.bytesPerBinding, "<= 200") { $0 <= 200 }
+        check("setValue, 1,000,000 bindings on one control (ns per call)", bind?.nsPerOpMedian, "<= 1000") { $0 <= 1000 }
+        check("removeAllValues() of 1,000,000 bindings (s)", median("memory", "Control.removeAllValues()", million).map { $0 / 1e9 }, "<= 0.3") {
+            $0 <= 0.3
+        }
+        let controls = results.first { $0.scenario == "memory" && $0.implementation.hasPrefix("Control() with 2 bindings") }
+        check("bytes per control with 2 bindings, 100,000 controls (resident set)", controls?.bytesPerControl, "<= 1024") { $0 <= 1024 }
         let allocations = results.filter { $0.implementation == "resolver (warm)" }.compactMap(\.allocationsPerOp).max()
         check("allocations per warm resolve (JudyMalloc calls)", allocations, "0") { $0 == 0 }
         return lines.joined(separator: "\n")

@@ -26,6 +26,10 @@ uint64_t bench_free_count(void);
 /// Bytes the process has allocated with malloc and not freed (mallinfo2).
 uint64_t bench_heap_bytes(void);
 
+/* Gives the heap's free pages back to the system (glibc's malloc_trim), so that the resident set
+ * measures what is in use. */
+void bench_release_free_memory(void);
+
 /// Inserts key -> value; returns 0, or -1 when Judy fails.
 static inline int bench_judyl_insert(void **array, uint64_t key, uint64_t value) {
     JError_t error;

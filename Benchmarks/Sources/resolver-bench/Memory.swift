@@ -1,0 +1,100 @@
+// The memory scenario: what bindings and controls cost in bytes at scale, and how long binding
+// and removing them all take, through the public API.
+
+import CBenchSupport
+import Foundation
+import StatefulControls
+
+/// A bound object with four properties: the memory scenario binds each once.
+final class MemoryCell {
+    var a = 0, b = 0, c = 0, d = 0
+}
+
+/// The process's heap in use and resident set, to measure what some work keeps.
+struct MemoryUsage {
+    /// Bytes allocated from malloc and not freed (glibc's `mallinfo2`, main arena).
+    let heap: Int
+    /// Resident pages, in bytes (`/proc/self/statm`).
+    let resident: Int
+
+    /// Now, after giving the heap's free pages back to the system (`malloc_trim`), so that the
+    /// resident set grows only with what the work keeps.
+    static func now() -> MemoryUsage {
+        bench_release_free_memory()
+        let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+        let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return MemoryUsage(heap: Int(bench_heap_bytes()), resident: pages * Int(sysconf(Int32(_SC_PAGESIZE))))
+    }
+
+    /// What grew since `before`, per item, as (heap, resident) bytes.
+    func perItem(since before: MemoryUsage, items: Int) -> (heap: Double, resident: Double) {
+        (Double(heap - before.heap) / Double(items), Double(resident - before.resident) / Double(items))
+    }
+}
+
+extension Scenarios {
+    // MARK: Memory
+
+    /// Bytes per binding on one control at 1K, 100K and 1M bindings (the bound objects made
+    /// before measuring: they are the application's), bind time per `setValue`, and
+    /// `removeAllValues()`'s time; then bytes per control with two bindings each, the controls
+    /// included.
+    func memory() {
+        for count in quick ? [1_000, 100_000] : [1_000, 100_000, 1_000_000] { bindingsOnOneControl(count) }
+        controlsWithTwoBindings(quick ? 10_000 : 100_000)
+    }
+
+    private func bindingsOnOneControl(_ count: Int) {
+        let cells = (0..<count / 4).map { _ in MemoryCell() }
+        let before = MemoryUsage.now()
+        let start = now()
+        let control = Control()
+        for (index, cell) in cells.enumerated() {
+            control.setValue(index, for: \.a, of: cell, when: .containing(.highlighted))
+            control.setValue(index, for: \.b, of: cell, when: .containing(.highlighted))
+            control.setValue(index, for: \.c, of: cell, when: .containing(.highlighted))
+            control.setValue(index, for: \.d, of: cell, when: .containing(.highlighted))
+        }
+        let bindNanoseconds = Double(now() - start) / Double(count)
+        let bytes = MemoryUsage.now().perItem(since: before, items: count)
+        let removeStart = now()
+        control.removeAllValues()
+        let removeNanoseconds = Double(now() - removeStart)
+        withExtendedLifetime((control, cells)) {}
+        let params: [String: Param] = ["bindings": .int(count), "rules_per_binding": .int(1)]
+        report.record(
+            Result(
+                scenario: "memory", implementation: "Control.setValue, one control (bind)", params: params,
+                nsPerOpMedian: bindNanoseconds, nsPerOpP99: bindNanoseconds, opsPerSec: 1e9 / bindNanoseconds,
+                bytesPerBinding: bytes.resident,
+                note: String(
+                    format: "one pass; bytes/binding = resident set growth (malloc heap growth %.1f B); "
+                        + "%d objects of 4 Int properties, each bound once", bytes.heap, count / 4)))
+        report.record(
+            Result(
+                scenario: "memory", implementation: "Control.removeAllValues()", params: params,
+                nsPerOpMedian: removeNanoseconds, nsPerOpP99: removeNanoseconds, opsPerSec: 1e9 / removeNanoseconds,
+                note: "one pass; ns/op = the whole call"))
+    }
+
+    private func controlsWithTwoBindings(_ count: Int) {
+        let before = MemoryUsage.now()
+        let start = now()
+        let controls = (0..<count).map { _ in
+            let control = Control()
+            control.setValue(true, for: \.isHidden, of: control, when: .containing(.disabled))
+            control.setValue(Rect(x: 0, y: 0, width: 44, height: 44), for: \.frame, of: control, when: .containing(.highlighted))
+            return control
+        }
+        let nanoseconds = Double(now() - start) / Double(count)
+        let bytes = MemoryUsage.now().perItem(since: before, items: count)
+        withExtendedLifetime(controls) {}
+        report.record(
+            Result(
+                scenario: "memory", implementation: "Control() with 2 bindings (create and bind)",
+                params: ["controls": .int(count), "bindings_per_control": .int(2)],
+                nsPerOpMedian: nanoseconds, nsPerOpP99: nanoseconds, opsPerSec: 1e9 / nanoseconds,
+                bytesPerControl: bytes.resident,
+                note: String(format: "one pass; bytes/control = resident set growth (malloc heap growth %.1f B)", bytes.heap)))
+    }
+}
