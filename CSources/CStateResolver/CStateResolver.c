@@ -20,6 +20,7 @@
 #include "memory.c"
 #include "rules.c"
 #include "cache_index.c"
+#include "recent.c"
 #include "state_cache.c"
 #include "queries.c"
 #include "introspection.c"

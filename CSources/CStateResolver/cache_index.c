@@ -79,17 +79,12 @@ CSR_PRIVATE void free_item(csr_table *t, item *it) {
     ring_unlink(t, it);
     t->item_count--;
     if (it == t->kept) t->kept = NULL;
+    forget_recent(t, it);
     if (it->kind == ITEM_STATE) {
-        state_cache *cache = (state_cache *)it;
-        unsigned set = recent_slot(it->key) & ~1u;
-        for (unsigned way = set; way <= set + 1; way++)
-            if (t->recent[way].cache == cache) t->recent[way].cache = NULL;
-        free_pages(t, cache);
+        free_pages(t, (state_cache *)it);
         t->state_count--;
     } else {
         const diff_list *list = (const diff_list *)it;
-        unsigned recent = recent_diff_slot(it->key, it->to);
-        if (t->recent_diffs[recent].list == list) t->recent_diffs[recent].list = NULL;
         if (list->epoch == t->epoch) t->current_diffs--;
         t->diff_count--;
     }

@@ -86,23 +86,14 @@ static csr_status collect_changes(csr_table *t, state_cache *from_cache, uint64_
     return status;
 }
 
-/* Makes `list` the recent diff from `from` to `to`. */
-static void remember_diff(csr_table *t, unsigned recent, uint64_t from, uint64_t to,
-                          diff_list *list) {
-    t->recent_diffs[recent].from = from;
-    t->recent_diffs[recent].to = to;
-    t->recent_diffs[recent].list = list;
-}
-
 /* csr_diff when `recent_diffs` missed: the list from the index, or computed and cached (or,
  * when it does not fit in the budget, kept as `scratch`). */
-static csr_status diff_cold(csr_table *t, uint64_t from, uint64_t to, unsigned recent,
-                            diff_list **out) {
+static csr_status diff_cold(csr_table *t, uint64_t from, uint64_t to, diff_list **out) {
     item **found = index_find(t, ITEM_DIFF, from, to);
     if (found != NULL) {
         diff_list *list = (diff_list *)*found;
         if (list->epoch == t->epoch) {
-            remember_diff(t, recent, from, to, list);
+            remember_diff(t, from, to, list);
             *out = list;
             return CSR_OK;
         }
@@ -126,7 +117,7 @@ static csr_status diff_cold(csr_table *t, uint64_t from, uint64_t to, unsigned r
     if (status == CSR_OK && cacheable && add_item(t, &list->item, ITEM_DIFF, from, to, bytes)) {
         t->diff_count++;
         t->current_diffs++;
-        remember_diff(t, recent, from, to, list);
+        remember_diff(t, from, to, list);
         *out = list;
         return CSR_OK;
     }
@@ -145,12 +136,11 @@ csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change *
     if (t->busy) return CSR_ERR_REENTRANT;
     free_scratch(t);
     t->kept = NULL;
-    unsigned recent = recent_diff_slot(from, to);
-    diff_list *list = t->recent_diffs[recent].list;
-    if (list == NULL || t->recent_diffs[recent].from != from || t->recent_diffs[recent].to != to ||
-        list->epoch != t->epoch) {
+    const recent_diff *recent = &t->recent_diffs[recent_diff_slot(t, from, to)];
+    diff_list *list = recent->list;
+    if (list == NULL || recent->from != from || recent->to != to || list->epoch != t->epoch) {
         enter(t);
-        csr_status status = diff_cold(t, from, to, recent, &list);
+        csr_status status = diff_cold(t, from, to, &list);
         leave(t);
         if (status != CSR_OK) return status;
     }

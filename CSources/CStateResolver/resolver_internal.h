@@ -11,7 +11,8 @@
  * rules.c           rule, binding, slot and predicate storage; csr_set and csr_remove*
  * cache_index.c     the item index, the CLOCK ring, the memory budget; csr_clear_cache,
  *                   csr_release_cache, csr_set_cache_budget
- * state_cache.c     the per-state page tables and `recent`; resolving a binding into them
+ * recent.c          `recent` and `recent_diffs`, the arrays in front of the cache index
+ * state_cache.c     the per-state page tables; resolving a binding into them
  * queries.c         csr_resolve, csr_resolve_slot, csr_slot, csr_diff
  * introspection.c   csr_explain and csr_lint, over one rule record (csr_rule)
  *
@@ -37,24 +38,26 @@
  *           CLOCK hand. Our own table rather than a JudyL: an item is deleted on eviction, and
  *           JudyLDel may allocate (see above), while removing from `index` never does.
  * state     A state cache holds one entry (value, binding version) per slot resolved, in a
- *           two-level page table: root[slot >> 12] -> a 64-pointer middle table -> a page of 64
- *           entries. The root grows to the highest middle table touched (8 bytes per 4,096
- *           slots); middle tables (512 B) and pages (520 B) are allocated on first touch, and
+ *           two-level page table: root[slot >> 8] -> a 16-pointer middle table -> a page of 16
+ *           entries. The root grows to the highest middle table touched (8 bytes per 256
+ *           slots); middle tables (128 B) and pages (136 B) are allocated on first touch, and
  *           read-only placeholders (NO_MID, NO_PAGE) stand for those not there yet, so that the
  *           warm path checks no pointer for NULL: a bound and a generation only. So a
- *           state costs what it holds: about 1.1 KB for one resolved binding whatever the
- *           table's size (plus 8 B of root per 4,096 slots below it: 1.7 KB for slot 300,000),
- *           8.3 B per binding when it has resolved them all. A table grown to the highest
- *           touched page instead would cost 8 B per 64 slots below the one resolved: 37 KB per
- *           state for one binding at slot 300,000.
+ *           state costs what it holds: about 330 B for one resolved binding whatever the
+ *           table's size (plus 8 B of root per 256 slots below it: 9.7 KB for slot 300,000),
+ *           8.5 B per binding when it has resolved them all. Small pages because most tables
+ *           are small (a control's few bindings): pages of 64 cost a control 1.1 KB per state.
  * diffs     A diff list holds the changes from one state to another, stamped with the epoch it
  *           was computed in. It does not depend on the state caches, which may be evicted
  *           before or after it.
- * recent    A two-way set-associative array of 64 recent (state -> cache) pairs in front of
+ * recent    A two-way set-associative array of recent (state -> cache) pairs in front of
  *           `index`, so that the warm path is usually one Judy lookup (the binding's), and
  *           none by slot (csr_resolve_slot). `recent_diffs` does the same, direct-mapped, for
- *           64 recent (from, to) -> diff list pairs, so that a warm csr_diff is one probe.
- *           Freeing an item clears the one entry of either array that can point to it.
+ *           recent (from, to) -> diff list pairs, so that a warm csr_diff is one probe.
+ *           Freeing an item clears the one entry of either array that can point to it. Both
+ *           are allocated together when first used, 4 entries each, and double up to 64
+ *           whenever they have dropped more live entries than they hold (recent.c): 160 B for
+ *           a control that visits a few states, 2.5 KB at most.
  * lint      csr_lint keeps nothing in the table and leaves the caches alone: its report is one
  *           allocation the caller frees, and matches the rules word by word, 64 states a word.
  * preds     Side array of custom predicates, indexed from the rules that use one, so that a
@@ -154,9 +157,9 @@ typedef struct entry {
     uint32_t version; /* the binding's version it was computed for; 0 never is one */
 } entry;
 
-#define PAGE_SHIFT 6
+#define PAGE_SHIFT 4
 #define PAGE_ENTRIES (1u << PAGE_SHIFT)
-#define MID_SHIFT 6
+#define MID_SHIFT 4
 #define MID_ENTRIES (1u << MID_SHIFT)
 #define MID_BYTES (MID_ENTRIES * sizeof(struct page *))
 #define ROOT_SHIFT (PAGE_SHIFT + MID_SHIFT)
@@ -181,7 +184,20 @@ typedef struct diff_list {
 
 /* ---- the table ----------------------------------------------------------------------- */
 
-#define RECENT_STATES 64
+/* `recent` and `recent_diffs` hold RECENT_MIN entries each when first used and double, up to
+ * RECENT_MAX, whenever they have dropped more live entries than they hold (see remember.c). */
+#define RECENT_MIN 4
+#define RECENT_MAX 64
+
+typedef struct recent_state {
+    uint64_t state;
+    state_cache *cache; /* NULL: empty */
+} recent_state;
+
+typedef struct recent_diff {
+    uint64_t from, to;
+    diff_list *list; /* NULL: empty; cleared whenever that list is freed */
+} recent_diff;
 
 struct csr_table {
     Pvoid_t bindings;
@@ -212,14 +228,10 @@ struct csr_table {
     item *pinned[2];      /* state caches the current call works with: never evicted */
     item *kept;           /* the diff list csr_diff returned last, if cached: never evicted */
     diff_list *scratch;   /* an uncached diff result, freed at the next call that may change it */
-    struct {
-        uint64_t state;
-        state_cache *cache; /* NULL: empty */
-    } recent[RECENT_STATES];
-    struct {
-        uint64_t from, to;
-        diff_list *list; /* NULL: empty; cleared whenever that list is freed */
-    } recent_diffs[RECENT_STATES];
+    recent_state *recent;      /* recent_mask + 1 entries, `no_recent` until first used */
+    recent_diff *recent_diffs; /* as many, in the same allocation */
+    uint32_t recent_mask;
+    uint32_t recent_drops; /* live entries dropped from either array since it last grew */
     csr_release_fn release;
     void *release_context;
     bool busy; /* inside a call that may run a callback */
@@ -333,21 +345,21 @@ CSR_PRIVATE void stale_diffs(csr_table *t);
 
 /* ---- state caches (state_cache.c) ---------------------------------------------------- */
 
-/* The set of `state` in `recent`: RECENT_STATES / 2 sets of two ways. */
-static inline unsigned recent_slot(uint64_t state) {
+/* The entry of `state` in `recent`: (recent_mask + 1) / 2 sets of two ways. */
+static inline unsigned recent_slot(const csr_table *t, uint64_t state) {
     uint64_t h = (state ^ (state >> 16) ^ (state >> 32)) * 0x9E3779B97F4A7C15ull;
-    return (unsigned)(h >> 58); /* 0 ..< RECENT_STATES */
+    return (unsigned)(h >> 58) & t->recent_mask; /* 0 ..< RECENT_MAX */
 }
 
 /* The entry of (from, to) in `recent_diffs`, direct-mapped. */
-static inline unsigned recent_diff_slot(uint64_t from, uint64_t to) {
-    return recent_slot(from ^ (to * 0xC2B2AE3D27D4EB4Full));
+static inline unsigned recent_diff_slot(const csr_table *t, uint64_t from, uint64_t to) {
+    return recent_slot(t, from ^ (to * 0xC2B2AE3D27D4EB4Full));
 }
 
 /* `recent` is two-way: the set of a state is the pair of entries at (slot & ~1, slot | 1), the
  * more recently used first. Returns the cache of `state` if the set holds it. */
 static inline state_cache *recent_cache(const csr_table *t, uint64_t state) {
-    unsigned set = recent_slot(state) & ~1u;
+    unsigned set = recent_slot(t, state) & ~1u;
     if (t->recent[set].state == state && t->recent[set].cache != NULL) return t->recent[set].cache;
     if (t->recent[set + 1].state == state) return t->recent[set + 1].cache;
     return NULL;
@@ -364,6 +376,11 @@ static inline const entry *warm_entry(const csr_table *t, const state_cache *cac
 }
 
 CSR_PRIVATE void free_pages(csr_table *t, state_cache *cache);
+CSR_PRIVATE void remember_recent(csr_table *t, uint64_t state, state_cache *cache);
+CSR_PRIVATE void remember_diff(csr_table *t, uint64_t from, uint64_t to, diff_list *list);
+CSR_PRIVATE void forget_recent(csr_table *t, const item *it);
+CSR_PRIVATE void init_recent(csr_table *t);
+CSR_PRIVATE void free_recent(csr_table *t);
 CSR_PRIVATE state_cache *cache_for(csr_table *t, uint64_t state);
 CSR_PRIVATE csr_value cached_value(csr_table *t, state_cache *cache, const binding *b,
                                    uint64_t state);

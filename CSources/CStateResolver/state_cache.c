@@ -11,9 +11,7 @@
  * whose pages are all NO_PAGE. */
 static const page no_page = {.generation = UINT64_MAX};
 #define NO_PAGE ((page *)&no_page)
-#define NO_PAGES_8 NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE
-static page *const no_mid[MID_ENTRIES] = {NO_PAGES_8, NO_PAGES_8, NO_PAGES_8, NO_PAGES_8,
-                                          NO_PAGES_8, NO_PAGES_8, NO_PAGES_8, NO_PAGES_8};
+static page *const no_mid[MID_ENTRIES] = {[0 ... MID_ENTRIES - 1] = NO_PAGE};
 #define NO_MID ((page **)no_mid)
 
 /* Frees the page tables of `cache` (its item is freed by free_item). */
@@ -34,14 +32,6 @@ static csr_value compute_value(const csr_table *t, const binding *b, uint64_t st
     for (uint32_t i = 0; i < b->count; i++)
         if (rule_matches(t, &b->rules[i], state)) return b->rules[i].value;
     return CSR_NO_VALUE;
-}
-
-/* Makes `cache` the most recent entry of its state's set. */
-static void remember_recent(csr_table *t, uint64_t state, state_cache *cache) {
-    unsigned set = recent_slot(state) & ~1u;
-    if (t->recent[set].state != state || t->recent[set].cache == NULL) t->recent[set + 1] = t->recent[set];
-    t->recent[set].state = state;
-    t->recent[set].cache = cache;
 }
 
 /* The cache of `state`, created when missing. NULL when there is none and none could be made

@@ -37,3 +37,28 @@ struct KeyPathIDsTests {
         #expect(onBase == onDerived && ids.count == 1)
     }
 }
+
+/// A key path's writer is made once per class and shared by every binding of it.
+@Suite("StateResolver parts: KeyPathIDs writers")
+struct KeyPathIDsWriterTests {
+    class Base { var a = 0 }
+    final class Derived: Base {}
+
+    @Test func bindingsOfOneKeyPathOnOneClassShareItsWriter() {
+        var ids = KeyPathIDs()
+        let first = Base(), second = Base(), derived = Derived()
+        for target in [first, second, derived] { _ = ids.id(\Base.a, of: target) }
+        let writers = [first, second, derived].map { ids.writer(\Base.a, of: $0, box: ValueBox($0.a)) }
+        #expect(writers[0] === writers[1])
+        // Another class may lay the property out or override it differently: its own writer.
+        #expect(writers[0] !== writers[2])
+    }
+
+    @Test func aResolversBindingsOfOneKeyPathShareItsWriter() throws {
+        let resolver = StateResolver()
+        let targets = (0..<3).map { _ in Base() }
+        for target in targets { try resolver.setValue(1, for: \.a, of: target, when: .containing(.selected)) }
+        let writers = targets.compactMap { resolver.binding(\.a, of: $0)?.writer }
+        #expect(writers.count == 3 && writers.allSatisfy { $0 === writers[0] })
+    }
+}

@@ -104,7 +104,7 @@ public final class StateResolver {
         let isNew = bindings[key] == nil
         if isNew {
             let defaultValue = ValueBox(target[keyPath: keyPath])
-            let writer = processStrategy.writer(keyPath, targetClass: type(of: target as AnyObject), box: defaultValue)
+            let writer = keyPaths.writer(keyPath, of: target, box: defaultValue)
             bindings.insert(Binding(target: bound, keyPathID: keyPathID, writer: writer, defaultValue: defaultValue))
             bound.keyPathIDs.insert(keyPathID)
         }

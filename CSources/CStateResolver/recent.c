@@ -1,0 +1,99 @@
+/*
+ * `recent` and `recent_diffs`: the small arrays in front of the cache index that make a warm
+ * lookup one probe (see resolver_internal.h). They are allocated together when first used,
+ * RECENT_MIN entries each, and double up to RECENT_MAX once they have dropped more live entries
+ * than they hold: a control that visits a few states keeps a few hundred bytes, one that
+ * cycles through many gets the room. Until then both point to read-only placeholders that
+ * hold nothing, so the warm path never checks for NULL.
+ */
+#include "resolver_internal.h"
+
+/* What an unused table points to: two empty entries each (recent_mask 1), never written. */
+static recent_state no_recent[2];
+static recent_diff no_recent_diffs[2];
+
+CSR_PRIVATE void init_recent(csr_table *t) {
+    t->recent = no_recent;
+    t->recent_diffs = no_recent_diffs;
+    t->recent_mask = 1;
+    t->recent_drops = 0;
+}
+
+static size_t recent_bytes(uint32_t entries) {
+    return entries * (sizeof(recent_state) + sizeof(recent_diff));
+}
+
+CSR_PRIVATE void free_recent(csr_table *t) {
+    if (t->recent != no_recent) deallocate(t->recent, recent_bytes(t->recent_mask + 1), &t->rule_words);
+    init_recent(t);
+}
+
+/* Puts `cache` first in its state's set; the second way's entry, if live and another's, is
+ * dropped. */
+static void place_recent(csr_table *t, uint64_t state, state_cache *cache) {
+    unsigned set = recent_slot(t, state) & ~1u;
+    if (t->recent[set].state != state || t->recent[set].cache == NULL) {
+        if (t->recent[set + 1].cache != NULL && t->recent[set + 1].state != state) t->recent_drops++;
+        t->recent[set + 1] = t->recent[set];
+    }
+    t->recent[set] = (recent_state){state, cache};
+}
+
+/* Puts `list` in its entry; a live entry of another pair there is dropped. */
+static void place_diff(csr_table *t, uint64_t from, uint64_t to, diff_list *list) {
+    recent_diff *entry = &t->recent_diffs[recent_diff_slot(t, from, to)];
+    if (entry->list != NULL && (entry->from != from || entry->to != to)) t->recent_drops++;
+    *entry = (recent_diff){from, to, list};
+}
+
+/* Makes room for more entries when first used, or when the arrays drop more live entries than
+ * they hold (and are below RECENT_MAX): a new allocation, the live entries moved into it. Keeps
+ * the arrays as they are when the allocation fails. */
+static void grow_recent(csr_table *t) {
+    uint32_t entries = t->recent == no_recent ? 0 : t->recent_mask + 1;
+    if (entries != 0 && (entries >= RECENT_MAX || t->recent_drops <= entries)) return;
+    uint32_t grown = entries == 0 ? RECENT_MIN : entries * 2;
+    recent_state *recent = allocate(recent_bytes(grown), &t->rule_words);
+    if (recent == NULL) return;
+    memset(recent, 0, recent_bytes(grown));
+    recent_state *old = t->recent;
+    recent_diff *old_diffs = t->recent_diffs;
+    t->recent = recent;
+    t->recent_diffs = (recent_diff *)(recent + grown);
+    t->recent_mask = grown - 1;
+    t->recent_drops = 0;
+    /* Second ways first, so that each set's more recent entry stays first. */
+    for (int way = 1; way >= 0; way--)
+        for (uint32_t i = (uint32_t)way; i < entries; i += 2)
+            if (old[i].cache != NULL) place_recent(t, old[i].state, old[i].cache);
+    for (uint32_t i = 0; i < entries; i++)
+        if (old_diffs[i].list != NULL) place_diff(t, old_diffs[i].from, old_diffs[i].to, old_diffs[i].list);
+    t->recent_drops = 0;
+    if (entries != 0) deallocate(old, recent_bytes(entries), &t->rule_words);
+}
+
+/* Makes `cache` the most recent entry of its state's set. */
+CSR_PRIVATE void remember_recent(csr_table *t, uint64_t state, state_cache *cache) {
+    grow_recent(t);
+    if (t->recent == no_recent) return; /* no memory for the arrays: the index serves */
+    place_recent(t, state, cache);
+}
+
+/* Makes `list` the recent diff from `from` to `to`. */
+CSR_PRIVATE void remember_diff(csr_table *t, uint64_t from, uint64_t to, diff_list *list) {
+    grow_recent(t);
+    if (t->recent == no_recent) return;
+    place_diff(t, from, to, list);
+}
+
+/* Clears the one entry of either array that can point to `it`, which is being freed. */
+CSR_PRIVATE void forget_recent(csr_table *t, const item *it) {
+    if (it->kind == ITEM_STATE) {
+        unsigned set = recent_slot(t, it->key) & ~1u;
+        for (unsigned way = set; way <= set + 1; way++)
+            if (t->recent[way].cache == (const state_cache *)it) t->recent[way].cache = NULL;
+    } else {
+        recent_diff *entry = &t->recent_diffs[recent_diff_slot(t, it->key, it->to)];
+        if (entry->list == (const diff_list *)it) entry->list = NULL;
+    }
+}
