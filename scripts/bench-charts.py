@@ -57,7 +57,6 @@ class Run:
         self.results = [r for r in results if isinstance(r, dict)] if isinstance(results, list) else []
         self.machine = document.get("machine") if isinstance(document.get("machine"), dict) else {}
         self.mode = document.get("mode")
-        self.access = document.get("access")
         self.date, self.date_source = run_date(document, path)
 
     def rows(self, scenario):
@@ -69,7 +68,7 @@ class Run:
         date = f"Run of {self.date} ({self.date_source})"
         if self.mode and self.mode != "full":
             date += f", {self.mode} mode (a smoke run: figures less stable)"
-        return [date, machine_text(self.machine, self.access)]
+        return [date, machine_text(self.machine)]
 
 
 def run_date(document, path):
@@ -81,8 +80,8 @@ def run_date(document, path):
     return mtime.strftime("%Y-%m-%d %H:%M UTC"), "the JSON file's modification time: the JSON has no date"
 
 
-def machine_text(machine, access):
-    """The machine line: cpu, cores, os, build (and the property access), as the JSON says."""
+def machine_text(machine):
+    """The machine line: cpu, cores, os, build, as the JSON says."""
     cores = machine.get("cores")
     parts = [
         machine.get("cpu") or "cpu not recorded",
@@ -90,8 +89,6 @@ def machine_text(machine, access):
         machine.get("os") or "os not recorded",
         f"{machine['build']} build" if machine.get("build") else "build not recorded",
     ]
-    if access:
-        parts.append(f"{access} property access")
     return ", ".join(str(part) for part in parts)
 
 
