@@ -92,6 +92,12 @@ def machine_text(machine):
     return ", ".join(str(part) for part in parts)
 
 
+def params_of(row):
+    """The row's params, or none when it has no params object."""
+    params = row.get("params")
+    return params if isinstance(params, dict) else {}
+
+
 def number(value):
     """The value as a float when it is a finite number (not a bool), else None."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -281,20 +287,31 @@ def series_by_implementation(rows, x_param, y_field, ignored=()):
     that, at params[y_field]); rows without are left out."""
     groups = {}
     for row in rows:
-        params = row.get("params") or {}
-        x, y = number(params.get(x_param)), number(row.get(y_field, params.get(y_field)))
-        if x is None or y is None or x <= 0 or y <= 0:
+        xy = point(row, x_param, y_field)
+        if xy is None:
             continue
-        others = [f"{k}={v}" for k, v in sorted(params.items()) if k not in (x_param, y_field, *ignored)]
+        others = [f"{k}={v}" for k, v in sorted(params_of(row).items()) if k not in (x_param, y_field, *ignored)]
         label = str(row.get("implementation", "?")) + (f" ({', '.join(others)})" if others else "")
-        groups.setdefault(label, []).append((x, y))
+        groups.setdefault(label, []).append(xy)
     return list(groups.items())
 
 
-def common_note(rows, y_field):
-    """The note the rows carrying y_field all share, or None."""
-    notes = {row.get("note") for row in rows if number(row.get(y_field)) is not None}
-    return notes.pop() if len(notes) == 1 and None not in notes else None
+def point(row, x_param, y_field):
+    """(x, y): positive numbers at params[x_param] and at the row's y_field (else params[y_field]), or None."""
+    params = params_of(row)
+    x, y = number(params.get(x_param)), number(row.get(y_field, params.get(y_field)))
+    return (x, y) if x is not None and y is not None and x > 0 and y > 0 else None
+
+
+def common_note(rows, x_param, y_field):
+    """The note that the rows plotted (see point) all share, or None."""
+    notes = [row.get("note") for row in rows if point(row, x_param, y_field)]
+    return notes[0] if notes and isinstance(notes[0], str) and notes.count(notes[0]) == len(notes) else None
+
+
+def overlap(a, b):
+    """Whether two boxes (left, top, right, bottom) intersect."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 class LineChart:
@@ -302,7 +319,7 @@ class LineChart:
 
     Solid series are drawn last, over the dashed ones."""
 
-    LEFT, RIGHT, PLOT_HEIGHT = 88, 30, 400
+    LEFT, RIGHT, PLOT_HEIGHT = 88, 44, 400
 
     def __init__(self, title, subtitles, axis_labels, series, y_log=True, point_labels=None):
         self.title, self.subtitles = title, subtitles
@@ -321,6 +338,8 @@ class LineChart:
         body = header(self.title, self.subtitles)[0] + self.grid() + self.axes()
         for series in sorted(self.series, key=lambda s: s.solid):
             body += self.plot(series)
+        if self.point_labels:
+            body += self.value_labels()
         legend_top = self.bottom + 66
         legend_bottom = legend_top + math.ceil(len(self.series) / 2) * 20
         body += self.legend(legend_top) + footer(provenance, legend_bottom + 14)
@@ -347,17 +366,27 @@ class LineChart:
         return body
 
     def plot(self, series):
-        """One series: its line, its markers and, if asked, a value label above each point."""
+        """One series: its line and its markers."""
         points = [(self.x(x), self.y(y)) for x, y in series.points]
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
         dash = "" if series.solid else ' stroke-dasharray="6 4"'
         body = [f'<polyline points="{path}" fill="none" stroke="{series.colour}" stroke-width="2"{dash}/>']
-        body += [marker(series.marker, px, py, series.colour, series.solid) for px, py in points]
-        for (x, y), (px, py) in zip(series.points, points) if self.point_labels else ():
-            label = self.point_labels(x, y)
-            half = text_width(label, 11) / 2
-            px = min(max(px, self.LEFT + half + 4), WIDTH - self.RIGHT - half - 4)
-            body.append(text(px, py - 10, label, size=11, anchor="middle", fill=series.colour, css_class="point-label"))
+        return body + [marker(series.marker, px, py, series.colour, series.solid) for px, py in points]
+
+    def value_labels(self):
+        """Each point's value, above it or else below it; left out where it would overlap another."""
+        placed, body = [], []
+        for series in self.series:
+            for x, y in series.points:
+                label = self.point_labels(x, y)
+                half = text_width(label, 11) / 2
+                px = min(max(self.x(x), self.LEFT + half + 4), WIDTH - self.RIGHT - half - 4)
+                for baseline in (self.y(y) - 10, self.y(y) + 19):
+                    box = (px - half, baseline - 11, px + half, baseline + 2)
+                    if not any(overlap(box, other) for other in placed):
+                        placed.append(box)
+                        body.append(text(px, baseline, label, size=11, anchor="middle", fill=series.colour, css_class="point-label", **HALO))
+                        break
         return body
 
     def legend(self, top):
@@ -410,14 +439,16 @@ def memory_chart(run):
         subtitles = [f"No memory scenario in this run: bytes per rule of the insert-remove rows{rules_per_binding(rows)}."]
     if not groups:
         return None, "no `memory` rows with bytes_per_binding, nor `insert-remove` rows with bytes_per_rule, with params.bindings"
-    note = common_note(rows, field)
+    note = common_note(rows, "bindings", field)
     subtitles.append(f"As the bench notes: {note}" if note else "Measured as each row's note in the JSON says.")
+    ys = [y for _, points in groups for _, y in points]
+    y_log = max(ys) > 10 * min(ys)  # from 0 unless the values span more than a decade
     chart = LineChart(
         f"Memory per {what} against binding count",
         subtitles,
-        ("bindings (log₂ scale)", f"memory per {what}, bytes"),
+        ("bindings (log₂ scale)", f"memory per {what}, bytes" + (" (log scale)" if y_log else "")),
         [Series(label, points, i) for i, (label, points) in enumerate(groups)],
-        y_log=False,
+        y_log=y_log,
         point_labels=lambda x, y: f"{y:,.0f} {unit}",
     )
     return chart.render(run.provenance()), None
@@ -427,7 +458,7 @@ def rules_per_binding(rows):
     """' (N rules per binding)' when the rows with bytes_per_rule all have the same ratio."""
     ratios = set()
     for row in rows:
-        params = row.get("params") or {}
+        params = params_of(row)
         rules, bindings = number(params.get("rules")), number(params.get("bindings"))
         if number(row.get("bytes_per_rule")) is not None and rules and bindings:
             ratios.add(rules / bindings)
@@ -455,7 +486,7 @@ def varying_params(rows):
     """Per scenario, the params whose values differ between its rows (they name a bar)."""
     values = {}
     for scenario, row, _, _ in rows:
-        for key, value in (row.get("params") or {}).items():
+        for key, value in params_of(row).items():
             values.setdefault(scenario, {}).setdefault(key, set()).add(str(value))
     return {scenario: {k for k, v in keys.items() if len(v) > 1} for scenario, keys in values.items()}
 
@@ -527,7 +558,7 @@ class RatioChart:
     def bar(self, row, y):
         """One bar: its label (implementation and the params that tell it apart) and its value."""
         scenario, result, ratio, portable = row
-        params = result.get("params") or {}
+        params = params_of(result)
         named = [f"{k}={params[k]}" for k in sorted(self.varying.get(scenario, ())) if k in params]
         label = str(result.get("implementation", "?")) + (f" — {', '.join(named)}" if named else "")
         one, end = self.x(1.0), self.x(ratio)

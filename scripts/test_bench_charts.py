@@ -79,8 +79,9 @@ class BenchChartsTest(unittest.TestCase):
     def generate(self, results, **document):
         """Writes a bench JSON, runs the script on it; returns (exit status, stderr)."""
         source = os.path.join(self.directory.name, "bench.json")
+        document = {"machine": MACHINE, "access": "direct", "mode": "full", "results": results, **document}
         with open(source, "w", encoding="utf-8") as file:
-            json.dump({"machine": MACHINE, "access": "direct", "mode": "full", "results": results, **document}, file)
+            json.dump(document, file)
         os.utime(source, (1_000_000_000, 1_000_000_000))  # 2001-09-09 01:46:40 UTC
         done = subprocess.run([sys.executable, SCRIPT, source, self.output], capture_output=True, text=True)
         return done.returncode, done.stderr
@@ -108,6 +109,11 @@ class BenchChartsTest(unittest.TestCase):
         self.generate(resolve_rows())
         content = " | ".join(text for _, _, text in self.chart("resolve.svg"))
         self.assertIn("Run of 2001-09-09 01:46 UTC (the JSON file's modification time: the JSON has no date)", content)
+
+    def test_a_quick_run_says_so(self):
+        self.generate(resolve_rows(), mode="quick")
+        content = " | ".join(text for _, _, text in self.chart("resolve.svg"))
+        self.assertIn("quick mode", content)
 
     def test_log2_axis_places_powers_of_two_at_equal_spacing(self):
         self.generate(resolve_rows())
