@@ -38,6 +38,8 @@ MUTED = "#555555"
 # Where resolver-bench takes its ×hand reference (Scenarios.isHandWrittenReference).
 HAND_WRITTEN_REFERENCE = "hand-written (changed only)"
 PORTABLE_SUFFIX = "(portable access)"
+# A white outline behind text that crosses grid lines, lines or bars.
+HALO = {"stroke": "#ffffff", "stroke_width": 4, "stroke_linejoin": "round", "paint_order": "stroke"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -250,7 +252,7 @@ def marker(shape, x, y, colour, filled, size=4.5):
 def header(title, subtitles):
     """The chart's title and its subtitle lines, top left; returns (elements, y below them)."""
     body = [text(20, 28, title, size=17, font_weight="bold")]
-    body += [text(20, 48 + 16 * i, line, fill=MUTED, css_class="subtitle") for i, line in enumerate(subtitles)]
+    body += [text(20, 48 + 16 * i, content, fill=MUTED, css_class="subtitle") for i, content in enumerate(subtitles)]
     return body, 48 + 16 * len(subtitles)
 
 
@@ -385,7 +387,8 @@ class LineChart:
                     box = (px - half, baseline - 11, px + half, baseline + 2)
                     if not any(overlap(box, other) for other in placed):
                         placed.append(box)
-                        body.append(text(px, baseline, label, size=11, anchor="middle", fill=series.colour, css_class="point-label", **HALO))
+                        style = {"fill": series.colour, "css_class": "point-label", **HALO}
+                        body.append(text(px, baseline, label, size=11, anchor="middle", **style))
                         break
         return body
 
@@ -569,9 +572,6 @@ class RatioChart:
         body.append(text(value_x, y + 28, format_ratio(ratio), anchor=anchor, font_weight="bold", css_class="value", **HALO))
         return body
 
-
-# A white outline behind text that crosses grid lines or the 1.0× line.
-HALO = {"stroke": "#ffffff", "stroke_width": 4, "stroke_linejoin": "round", "paint_order": "stroke"}
 
 CHARTS = [("resolve.svg", resolve_chart), ("end-to-end.svg", ratio_chart), ("memory.svg", memory_chart)]
 

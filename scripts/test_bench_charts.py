@@ -52,9 +52,10 @@ def memory_rows():
 def insert_remove_rows():
     """The fallback: insert-remove rows with bytes_per_rule (and one without, which is not plotted)."""
     note = "one pass; bytes/rule = malloc heap growth"
+    swift_api = "StateResolver.setValue (Swift API)"
     return [
-        row("insert-remove", "StateResolver.setValue (Swift API)", {"bindings": 1024, "rules": 4096}, 1400.0, bytes_per_rule=309.5, note=note),
-        row("insert-remove", "StateResolver.setValue (Swift API)", {"bindings": 65536, "rules": 262144}, 1600.0, bytes_per_rule=295.1, note=note),
+        row("insert-remove", swift_api, {"bindings": 1024, "rules": 4096}, 1400.0, bytes_per_rule=309.5, note=note),
+        row("insert-remove", swift_api, {"bindings": 65536, "rules": 262144}, 1600.0, bytes_per_rule=295.1, note=note),
         row("insert-remove", "csr_set replacing a value", {"bindings": 1024}, 50.0),
     ]
 
