@@ -134,7 +134,7 @@ clean: ## Remove build products
 # make check: everything beyond make test (CI runs it after make test)
 # ---------------------------------------------------------------------------------------------
 
-check: lint clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test sanitize ## Everything beyond make test: the formatting, clients, the portable property access, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser, sanitizers
+check: lint clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test sanitize ## Everything beyond make test: the formatting and the bench chart generator, clients, the portable property access, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser, sanitizers
 
 lint: ## Check that the Swift sources are formatted as make format leaves them; test the bench chart generator
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
