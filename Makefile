@@ -17,6 +17,8 @@ ENSURE := scripts/ensure-package.sh
 DEMO := Examples/pincode-demo
 WEB := Examples/pincode-web
 BENCH := Benchmarks
+# make bench's charts (scripts/bench-charts.py), committed and shown in BENCHMARKS.md.
+BENCH_CHARTS := docs/bench
 # The committed screenshot (the README's) is refreshed by make web-test SCREENSHOT=$(WEB)/screenshot.png.
 SCREENSHOT ?= $(WEB)/.build/screenshot.png
 
@@ -104,9 +106,11 @@ web: deps ## Serve the web front end on 127.0.0.1:8080 and print its URL (ARGS="
 	$(SWIFT) build --package-path $(WEB) --product pincode-web
 	$(WEB)/.build/debug/pincode-web $(ARGS)
 
-bench: deps ## Run resolver-bench in release mode (ARGS="--quick", "--scenario resolve", ...)
+bench: deps ## Run resolver-bench in release mode (ARGS="--quick", "--scenario resolve", ...), then draw its SVG charts into docs/bench
 	$(SWIFT) build --package-path $(BENCH) -c release --product resolver-bench
 	$(BENCH)/.build/release/resolver-bench --json $(BENCH)/.build/bench.json $(ARGS)
+	@$(ENSURE) python3 python3
+	python3 scripts/bench-charts.py $(BENCH)/.build/bench.json $(BENCH_CHARTS)
 
 # valgrind 3.19 cannot read the DWARF Swift emits: the binary it runs is stripped of debug info
 # (symbols stay, so --toggle-collect finds bench_ir_region, the only region counted).
@@ -130,10 +134,12 @@ clean: ## Remove build products
 # make check: everything beyond make test (CI runs it after make test)
 # ---------------------------------------------------------------------------------------------
 
-check: lint clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test sanitize ## Everything beyond make test: the formatting, clients, the portable property access, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser, sanitizers
+check: lint clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test sanitize ## Everything beyond make test: the formatting and the bench chart generator, clients, the portable property access, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser, sanitizers
 
-lint: ## Check that the Swift sources are formatted as make format leaves them
+lint: ## Check that the Swift sources are formatted as make format leaves them; test the bench chart generator
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
+	@$(ENSURE) python3 python3
+	python3 scripts/test_bench_charts.py
 
 clients: deps ## Throwaway client packages: the engine alone off the main thread; a client resolves no other package
 	SWIFT=$(SWIFT) Tests/Clients/check-clients.sh
