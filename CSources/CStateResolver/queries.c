@@ -136,9 +136,8 @@ csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change *
     if (t->busy) return CSR_ERR_REENTRANT;
     free_scratch(t);
     t->kept = NULL;
-    const recent_diff *recent = &t->recent_diffs[recent_diff_slot(t, from, to)];
-    diff_list *list = recent->list;
-    if (list == NULL || recent->from != from || recent->to != to || list->epoch != t->epoch) {
+    diff_list *list = recent_diff_list(t, from, to);
+    if (list == NULL || list->epoch != t->epoch) {
         enter(t);
         csr_status status = diff_cold(t, from, to, &list);
         leave(t);

@@ -8,7 +8,8 @@
  */
 #include "resolver_internal.h"
 
-/* What an unused table points to: two empty entries each (recent_mask 1), never written. */
+/* What an unused table points to: one empty set of two ways each (recent_mask 1), never
+ * written. */
 static recent_state no_recent[2];
 static recent_diff no_recent_diffs[2];
 
@@ -39,11 +40,14 @@ static void place_recent(csr_table *t, uint64_t state, state_cache *cache) {
     t->recent[set] = (recent_state){state, cache};
 }
 
-/* Puts `list` in its entry; a live entry of another pair there is dropped. */
+/* Puts `list` first in its set, as place_recent does. */
 static void place_diff(csr_table *t, uint64_t from, uint64_t to, diff_list *list) {
-    recent_diff *entry = &t->recent_diffs[recent_diff_slot(t, from, to)];
-    if (entry->list != NULL && (entry->from != from || entry->to != to)) t->recent_drops++;
-    *entry = (recent_diff){from, to, list};
+    recent_diff *set = &t->recent_diffs[recent_diff_set(t, from, to)];
+    if (set[0].from != from || set[0].to != to || set[0].list == NULL) {
+        if (set[1].list != NULL && (set[1].from != from || set[1].to != to)) t->recent_drops++;
+        set[1] = set[0];
+    }
+    set[0] = (recent_diff){from, to, list};
 }
 
 /* Makes room for more entries when first used, or when the arrays drop more live entries than
@@ -64,10 +68,10 @@ static void grow_recent(csr_table *t) {
     t->recent_drops = 0;
     /* Second ways first, so that each set's more recent entry stays first. */
     for (int way = 1; way >= 0; way--)
-        for (uint32_t i = (uint32_t)way; i < entries; i += 2)
+        for (uint32_t i = (uint32_t)way; i < entries; i += 2) {
             if (old[i].cache != NULL) place_recent(t, old[i].state, old[i].cache);
-    for (uint32_t i = 0; i < entries; i++)
-        if (old_diffs[i].list != NULL) place_diff(t, old_diffs[i].from, old_diffs[i].to, old_diffs[i].list);
+            if (old_diffs[i].list != NULL) place_diff(t, old_diffs[i].from, old_diffs[i].to, old_diffs[i].list);
+        }
     t->recent_drops = 0;
     if (entries != 0) deallocate(old, recent_bytes(entries), &t->rule_words);
 }
@@ -93,7 +97,8 @@ CSR_PRIVATE void forget_recent(csr_table *t, const item *it) {
         for (unsigned way = set; way <= set + 1; way++)
             if (t->recent[way].cache == (const state_cache *)it) t->recent[way].cache = NULL;
     } else {
-        recent_diff *entry = &t->recent_diffs[recent_diff_slot(t, it->key, it->to)];
-        if (entry->list == (const diff_list *)it) entry->list = NULL;
+        unsigned set = recent_diff_set(t, it->key, it->to);
+        for (unsigned way = set; way <= set + 1; way++)
+            if (t->recent_diffs[way].list == (const diff_list *)it) t->recent_diffs[way].list = NULL;
     }
 }

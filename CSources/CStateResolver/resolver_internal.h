@@ -52,7 +52,7 @@
  *           before or after it.
  * recent    A two-way set-associative array of recent (state -> cache) pairs in front of
  *           `index`, so that the warm path is usually one Judy lookup (the binding's), and
- *           none by slot (csr_resolve_slot). `recent_diffs` does the same, direct-mapped, for
+ *           none by slot (csr_resolve_slot). `recent_diffs` does the same, also two-way, for
  *           recent (from, to) -> diff list pairs, so that a warm csr_diff is one probe.
  *           Freeing an item clears the one entry of either array that can point to it. Both
  *           are allocated together when first used, 4 entries each, and double up to 64
@@ -351,9 +351,18 @@ static inline unsigned recent_slot(const csr_table *t, uint64_t state) {
     return (unsigned)(h >> 58) & t->recent_mask; /* 0 ..< RECENT_MAX */
 }
 
-/* The entry of (from, to) in `recent_diffs`, direct-mapped. */
-static inline unsigned recent_diff_slot(const csr_table *t, uint64_t from, uint64_t to) {
-    return recent_slot(t, from ^ (to * 0xC2B2AE3D27D4EB4Full));
+/* The set of (from, to) in `recent_diffs`, two-way as `recent` (so that a toggle's two diffs
+ * never evict each other): the pair of entries at (slot & ~1, slot | 1). */
+static inline unsigned recent_diff_set(const csr_table *t, uint64_t from, uint64_t to) {
+    return recent_slot(t, from ^ (to * 0xC2B2AE3D27D4EB4Full)) & ~1u;
+}
+
+/* The diff list of (from, to) if its set in `recent_diffs` holds it (of any epoch). */
+static inline diff_list *recent_diff_list(const csr_table *t, uint64_t from, uint64_t to) {
+    const recent_diff *set = &t->recent_diffs[recent_diff_set(t, from, to)];
+    if (set[0].from == from && set[0].to == to && set[0].list != NULL) return set[0].list;
+    if (set[1].from == from && set[1].to == to) return set[1].list;
+    return NULL;
 }
 
 /* `recent` is two-way: the set of a state is the pair of entries at (slot & ~1, slot | 1), the

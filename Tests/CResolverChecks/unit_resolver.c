@@ -227,6 +227,8 @@ static void test_recent_grows(void) {
     }
     CHECK(t->recent != no_recent && t->recent_mask == RECENT_MIN - 1);
     CHECK(recent_cache(t, 0) != NULL && recent_cache(t, 1) != NULL);
+    /* A toggle's two diffs share their set without evicting each other. */
+    CHECK(recent_diff_list(t, 0, 1) != NULL && recent_diff_list(t, 1, 0) != NULL);
     for (int round = 0; round < 20; round++)
         for (uint64_t state = 0; state < 200; state++) CHECK(resolve(t, 1, 1, state) == (state & 1 ? 7 : CSR_NO_VALUE));
     CHECK(t->recent_mask == RECENT_MAX - 1);

@@ -82,12 +82,13 @@ struct ResolverBench: ParsableCommand {
         if !endToEnd.isEmpty { print("\n" + endToEnd) }
         print("\n" + Goals(results: report.results).summary())
         if let json {
-            struct Output: Encodable { let machine: Machine; let mode: String; let access: String; let results: [Result] }
+            struct Output: Encodable { let machine: Machine; let date: String; let mode: String; let access: String; let results: [Result] }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(
                 Output(
-                    machine: machine, mode: quick ? "quick" : "full", access: "\(PropertyAccess.current)",
+                    machine: machine, date: ISO8601DateFormatter().string(from: Date()), mode: quick ? "quick" : "full",
+                    access: "\(PropertyAccess.current)",
                     results: report.results)
             )
             .write(to: URL(fileURLWithPath: json))

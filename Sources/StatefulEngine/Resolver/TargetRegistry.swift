@@ -10,7 +10,8 @@
 struct TargetRegistry {
     /// The id of the record made for the object at an address (which a later object may have).
     private var idsByObject: [ObjectIdentifier: UInt32] = [:]
-    private var recordsByID: [UInt32: BoundTarget] = [:]
+    /// The record of each id in use, at index id − 1 (ids are dense: freed ones are reused).
+    private var recordsByID: ContiguousArray<BoundTarget?> = []
     /// The next id never handed out.
     private(set) var nextID: UInt32 = 1
     /// Ids of targets that went, reused before new ones are taken.
@@ -26,14 +27,14 @@ struct TargetRegistry {
     /// The record made for the object at `object`'s address: `object`'s own, or that of a
     /// deallocated object whose address `object` took (check with `===` on its `object`).
     ///
-    /// - Complexity: Two hash lookups.
+    /// - Complexity: One hash lookup.
     func record(at object: AnyObject) -> BoundTarget? {
         guard let id = idsByObject[ObjectIdentifier(object)] else { return nil }
-        return recordsByID[id]
+        return recordsByID[Int(id) - 1]
     }
 
     /// Whether `bound` is registered (not removed yet).
-    func contains(_ bound: BoundTarget) -> Bool { recordsByID[bound.id] === bound }
+    func contains(_ bound: BoundTarget) -> Bool { recordsByID[Int(bound.id) - 1] === bound }
 
     /// Registers `object` under a freed id or the next new one.
     ///
@@ -49,7 +50,7 @@ struct TargetRegistry {
         }
         let bound = BoundTarget(object, id: id, access: access)
         idsByObject[bound.objectID] = bound.id
-        recordsByID[bound.id] = bound
+        if Int(id) > recordsByID.count { recordsByID.append(bound) } else { recordsByID[Int(id) - 1] = bound }
         bound.sweepIndex = sweepList.count
         sweepList.append(bound)
         return bound
@@ -58,7 +59,7 @@ struct TargetRegistry {
     /// Unregisters `bound` and frees its id (the caller removed its rules). The last record of
     /// the sweep list takes its place.
     mutating func remove(_ bound: BoundTarget) {
-        recordsByID[bound.id] = nil
+        recordsByID[Int(bound.id) - 1] = nil
         // A later object at the same address may have its own record by now.
         if idsByObject[bound.objectID] == bound.id { idsByObject[bound.objectID] = nil }
         let last = sweepList.removeLast()
