@@ -47,8 +47,10 @@ struct KeyPathIDsWriterTests {
     @Test func bindingsOfOneKeyPathOnOneClassShareItsWriter() {
         var ids = KeyPathIDs()
         let first = Base(), second = Base(), derived = Derived()
-        for target in [first, second, derived] { _ = ids.id(\Base.a, of: target) }
-        let writers = [first, second, derived].map { ids.writer(\Base.a, of: $0, box: ValueBox($0.a)) }
+        let writers = [first, second, derived].map { target in
+            ids.property(\Base.a, of: target).writer ?? ids.makeWriter(\Base.a, of: target, box: ValueBox(target.a))
+        }
+        #expect(ids.property(\Base.a, of: derived).writer === writers[2])
         #expect(writers[0] === writers[1])
         // Another class may lay the property out or override it differently: its own writer.
         #expect(writers[0] !== writers[2])

@@ -6,7 +6,6 @@ final class Binding {
     let keyPathID: UInt32
     let writer: AnyPropertyWriter
     let defaultValue: AnyValueBox
-    let defaultValueAddress: UnsafeRawPointer
     /// The pair's slot in the C table, as of its last `csr_set`.
     @exclusivity(unchecked) var slot: UInt32 = 0
     /// The version (see ``ValueSlab``) of the value last written to the property, 0 for the
@@ -20,7 +19,6 @@ final class Binding {
         self.keyPathID = keyPathID
         self.writer = writer
         self.defaultValue = defaultValue
-        self.defaultValueAddress = ValueSlab.address(of: defaultValue)
         self.key = StateResolver.key(target.id, keyPathID)
     }
 }

@@ -23,7 +23,7 @@ final class BoundTarget {
     /// The object's identity (its address), which a new object may take once this one is freed.
     let objectID: ObjectIdentifier
     let id: UInt32
-    var keyPathIDs: Set<UInt32> = []
+    var keyPathIDs = BoundKeyPathIDs()
     /// The record's place in the resolver's sweep list.
     var sweepIndex = 0
 
@@ -51,4 +51,38 @@ final class BoundTarget {
         #endif
         return weakObject == nil ? nil : address
     }
+}
+
+/// The ids of the key paths bound on one target: the first inline, the others in an array, so
+/// that a target with one bound property costs no allocation (a set would cost one for each).
+///
+/// Holds each id once: the resolver inserts an id only for a new binding.
+struct BoundKeyPathIDs: Sequence {
+    private var first: UInt32?
+    private var others: [UInt32] = []
+
+    /// Whether no id is held.
+    var isEmpty: Bool { first == nil }
+
+    /// Adds `id`, which is not held.
+    mutating func insert(_ id: UInt32) {
+        if first == nil { first = id } else { others.append(id) }
+    }
+
+    /// Removes `id` if it is held.
+    ///
+    /// - Complexity: O(*k*) in the ids held.
+    mutating func remove(_ id: UInt32) {
+        if first == id {
+            first = others.popLast()
+        } else if let index = others.firstIndex(of: id) {
+            others.swapAt(index, others.count - 1)
+            others.removeLast()
+        }
+    }
+
+    /// Removes every id.
+    mutating func removeAll() { (first, others) = (nil, []) }
+
+    func makeIterator() -> IndexingIterator<[UInt32]> { ((first.map { [$0] } ?? []) + others).makeIterator() }
 }

@@ -31,31 +31,36 @@ struct KeyPathIDs {
     /// The id of the property `keyPath` leads to from `target`, numbering it when it is new.
     ///
     /// - Complexity: One hash lookup for a key path seen before on this class.
-    mutating func id<Target, Value>(_ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target) -> UInt32 {
-        let rootClass: AnyClass = type(of: target as AnyObject)
+    mutating func id<Target: AnyObject, Value>(_ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target) -> UInt32 {
+        property(keyPath, of: target).id
+    }
+
+    /// The id of the property `keyPath` leads to from `target` (numbered when it is new), and
+    /// the key path's writer on `target`'s class if a binding made it (see ``makeWriter(_:of:box:)``).
+    ///
+    /// - Complexity: One hash lookup for a key path seen before on this class.
+    mutating func property<Target: AnyObject, Value>(
+        _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target
+    ) -> (id: UInt32, writer: AnyPropertyWriter?) {
+        let rootClass: AnyClass = type(of: target)
         let key = KeyPathFromClass(keyPath: keyPath, rootClass: ObjectIdentifier(rootClass))
-        if let entry = entries[key] { return entry.id }
+        if let entry = entries[key] { return (entry.id, entry.writer) }
         let property = processStrategy.property(keyPath, valueType: Value.self, rootClass: rootClass)
         let id = idsByProperty[property] ?? UInt32(idsByProperty.count)
         idsByProperty[property] = id
         entries[key] = Entry(id: id)
-        return id
+        return (id, nil)
     }
 
-    /// The writer of `keyPath` on `target`'s class, made on first use; `box` is any box of
-    /// the values it writes. The key path's id must have been asked for on that class.
-    ///
-    /// - Complexity: One hash lookup once the writer is made.
-    mutating func writer<Target: AnyObject, Value>(
+    /// Makes the writer of `keyPath` on `target`'s class, which every later binding of it on
+    /// that class shares; `box` is any box of the values it writes. The key path's id must have
+    /// been asked for on that class.
+    mutating func makeWriter<Target: AnyObject, Value>(
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, box: ValueBox<Value>
     ) -> AnyPropertyWriter {
-        let rootClass: AnyClass = type(of: target as AnyObject)
-        let key = KeyPathFromClass(keyPath: keyPath, rootClass: ObjectIdentifier(rootClass))
-        guard let writer = entries[key]?.writer else {
-            let writer = processStrategy.writer(keyPath, targetClass: rootClass, box: box)
-            entries[key]?.writer = writer
-            return writer
-        }
+        let rootClass: AnyClass = type(of: target)
+        let writer = processStrategy.writer(keyPath, targetClass: rootClass, box: box)
+        entries[KeyPathFromClass(keyPath: keyPath, rootClass: ObjectIdentifier(rootClass))]?.writer = writer
         return writer
     }
 }

@@ -99,12 +99,12 @@ public final class StateResolver {
         checkNotEvaluating("setValue(_:for:of:when:)")
         sweepDeadTargets(2)  // bounded work that keeps dead targets from piling up
         let bound = try self.target(for: target)
-        let keyPathID = keyPaths.id(keyPath, of: target)
+        let (keyPathID, sharedWriter) = keyPaths.property(keyPath, of: target)
         let key = Self.key(bound.id, keyPathID)
         let isNew = bindings[key] == nil
         if isNew {
             let defaultValue = ValueBox(target[keyPath: keyPath])
-            let writer = keyPaths.writer(keyPath, of: target, box: defaultValue)
+            let writer = sharedWriter ?? keyPaths.makeWriter(keyPath, of: target, box: defaultValue)
             bindings.insert(Binding(target: bound, keyPathID: keyPathID, writer: writer, defaultValue: defaultValue))
             bound.keyPathIDs.insert(keyPathID)
         }
@@ -321,7 +321,7 @@ public final class StateResolver {
         }
         // Recorded first: a setter that calls back sees the value being written as written.
         binding.writtenVersion = version
-        let box = handle.map(slab.boxAddress) ?? binding.defaultValueAddress
+        let box = handle.map(slab.boxAddress) ?? ValueSlab.address(of: binding.defaultValue)
         let writer = binding.writer
         if let trivialCopy = writer.trivialCopy { trivialCopy.write(address, box) } else { writer.write(address, box) }
         return true
