@@ -32,4 +32,12 @@ struct KeyPathIDs {
         idsByKeyPath[key] = id
         return id
     }
+
+    /// The id of the property `keyPath` leads to from a target of `rootClass`, when that key
+    /// path was seen on that class before (by ``id(_:of:)``); nil otherwise. Numbers nothing.
+    ///
+    /// - Complexity: One hash lookup.
+    func existingID(_ keyPath: AnyKeyPath, rootClass: AnyClass) -> UInt32? {
+        idsByKeyPath[KeyPathFromClass(keyPath: keyPath, rootClass: ObjectIdentifier(rootClass))]
+    }
 }
