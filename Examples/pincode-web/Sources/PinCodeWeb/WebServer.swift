@@ -69,7 +69,7 @@ public enum WebServer {
                 try await outbound.write(.text(ServerMessage.error("binary messages are not accepted: send JSON text").json))
                 continue
             }
-            if let reply = await registry.handle(text, in: id) {
+            for reply in await registry.handle(text, in: id) {
                 try await outbound.write(.text(reply.json))
             }
         }
