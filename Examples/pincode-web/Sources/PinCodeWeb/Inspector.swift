@@ -35,7 +35,7 @@ public final class Inspector {
 
     /// The largest report, in bytes of its JSON text frame: the default frame size of the
     /// WebSocket implementations here (a larger report is shortened, and says what it left out).
-    public static let maxReportSize = 16_384
+    public nonisolated static let maxReportSize = 16_384
 
     /// What one report shows at most.
     public let limits: Limits
@@ -93,7 +93,9 @@ public final class Inspector {
             observers = controls.map { id, control in
                 control.observeTransitions { [weak self, weak control] change in
                     guard let self, let control else { return }
-                    record(InspectorReport.TransitionRecord(control: id, change: "\(change.kind)", depth: change.depth, state: "\(control.appliedState)"))
+                    record(
+                        InspectorReport.TransitionRecord(
+                            control: id, change: "\(change.kind)", depth: change.depth, state: "\(control.appliedState)"))
                 }
             }
         } else {
@@ -223,7 +225,8 @@ public final class Inspector {
     }
 
     private static func diagnostic(_ diagnostic: RuleDiagnostic, property: String, valueLength: Int) -> InspectorReport.Diagnostic {
-        let rule = diagnostic.descriptor.map { "\($0) -> \(diagnostic.value)" } ?? diagnostic.value
+        let value = truncated(diagnostic.value, valueLength)
+        let rule = diagnostic.descriptor.map { "\($0) -> \(value)" } ?? value
         let (problem, beatenBy, text): (String, [InspectorReport.Shadowing], String)
         switch diagnostic.problem {
         case .shadowed(let shadowings):
@@ -237,13 +240,13 @@ public final class Inspector {
         case .neverMatches:
             (problem, beatenBy, text) = ("neverMatches", [], "\(rule) matches no reachable state")
         case .alwaysDefault:
-            (problem, beatenBy, text) = ("alwaysDefault", [], "every reachable state resolves to the default \(diagnostic.value)")
+            (problem, beatenBy, text) = ("alwaysDefault", [], "every reachable state resolves to the default \(value)")
         case .neverChanges:
-            (problem, beatenBy, text) = ("neverChanges", [], "every reachable state resolves to \(diagnostic.value): the binding never changes it")
+            (problem, beatenBy, text) = ("neverChanges", [], "every reachable state resolves to \(value): the binding never changes it")
         }
         return InspectorReport.Diagnostic(
             problem: problem, property: property, descriptor: diagnostic.descriptor.map { "\($0)" },
-            value: truncated(diagnostic.value, valueLength), beatenBy: beatenBy, text: text)
+            value: value, beatenBy: beatenBy, text: text)
     }
 
     /// The state table of ``tableProperty`` (or the first property): one explanation per
@@ -297,36 +300,44 @@ public final class Inspector {
     }
 
     private static func list(_ names: [String], limit: Int) -> String {
-        names.count <= limit ? names.joined(separator: ", ") : names.prefix(limit).joined(separator: ", ") + " and \(names.count - limit) more"
+        names.count <= limit
+            ? names.joined(separator: ", ") : names.prefix(limit).joined(separator: ", ") + " and \(names.count - limit) more"
     }
 
     /// The report, shortened until its message fits ``maxReportSize``: the state table goes
-    /// first, then half the properties at a time, half the lint, the transitions.
+    /// first, then half the diagnostics at a time down to 4, half the properties down to 1, the
+    /// rest of both, and the transitions.
     private func fitted(_ report: InspectorReport) -> InspectorReport {
         var report = report
         var leftOut: [String] = []
         func fits() -> Bool { ServerMessage.inspector(report).json.utf8.count <= Self.maxReportSize }
+        func leave(_ part: String) { if !leftOut.contains(part) { leftOut.append(part) } }
         if !fits(), report.table != nil {
             (report.table, report.tableNote) = (nil, "no state table: left out to fit the message")
-            leftOut.append("the state table")
+            leave("the state table")
         }
-        while !fits(), !report.properties.isEmpty {
-            let kept = report.properties.count / 2
-            report.omittedProperties += report.properties.count - kept
-            report.properties.removeLast(report.properties.count - kept)
-            if !leftOut.contains("properties") { leftOut.append("properties") }
-        }
-        while !fits(), let lint = report.lint, !lint.isEmpty {
-            report.omittedDiagnostics += lint.count - lint.count / 2
-            report.lint!.removeLast(lint.count - lint.count / 2)
-            if !leftOut.contains("diagnostics") { leftOut.append("diagnostics") }
+        for floor in [(diagnostics: 4, properties: 1), (diagnostics: 0, properties: 0)] {
+            while !fits(), let lint = report.lint, lint.count > floor.diagnostics {
+                let kept = max(floor.diagnostics, lint.count / 2)
+                report.omittedDiagnostics += lint.count - kept
+                report.lint!.removeLast(lint.count - kept)
+                leave("diagnostics")
+            }
+            while !fits(), report.properties.count > floor.properties {
+                let kept = max(floor.properties, report.properties.count / 2)
+                report.omittedProperties += report.properties.count - kept
+                report.properties.removeLast(report.properties.count - kept)
+                leave("properties")
+            }
         }
         if !fits(), !report.transitions.isEmpty {
             report.omittedTransitions += report.transitions.count
             report.transitions = []
-            leftOut.append("transitions")
+            leave("transitions")
         }
-        if !leftOut.isEmpty { report.note = "shortened to fit \(Self.maxReportSize / 1024) KiB: left out \(leftOut.joined(separator: ", "))" }
+        if !leftOut.isEmpty {
+            report.note = "shortened to fit \(Self.maxReportSize / 1024) KiB: left out \(leftOut.joined(separator: ", "))"
+        }
         return report
     }
 }

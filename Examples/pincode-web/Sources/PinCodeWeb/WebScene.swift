@@ -61,7 +61,9 @@ public final class WebScene {
         controls = ["pin": pin, "submit": submit, "visit": visit, "notes": notes]
         resolving = [pin, submit, visit, notes] + pin.dots
         inspectable =
-            [("pin", pin)] + pin.dots.enumerated().map { ("pin.dots.\($0)", $1) } + [("submit", submit), ("visit", visit), ("notes", notes)]
+            [("pin", pin)] + pin.dots.enumerated().map { ("pin.dots.\($0)", $1) } + [
+                ("submit", submit), ("visit", visit), ("notes", notes),
+            ]
         targetNames = Dictionary(uniqueKeysWithValues: inspectable.map { (ObjectIdentifier($0.control), $0.id) })
         var boundNames: [BoundProperty: String] = [
             BoundProperty(target: submit, keyPath: \Button.isEnabled): "submit.isEnabled",
