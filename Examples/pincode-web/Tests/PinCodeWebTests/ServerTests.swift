@@ -168,6 +168,16 @@ struct ServerTests {
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains(#"new WebSocket(`ws://${location.host}/ws`)"#))
             }
+            // The inspector panel's script and style, beside it.
+            for (path, type, text) in [
+                ("/inspector.js", "text/javascript; charset=utf-8", "const Inspector"),
+                ("/inspector.css", "text/css; charset=utf-8", "#inspector-body"),
+            ] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .ok && response.headers[.contentType] == type, "\(path)")
+                    #expect(String(buffer: response.body).contains(text), "\(path)")
+                }
+            }
         }
     }
 

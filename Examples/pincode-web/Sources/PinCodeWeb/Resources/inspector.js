@@ -195,7 +195,7 @@ const Inspector = (() => {
         byId("inspector").dataset.on = toggle.checked;
         send({ type: "inspect", on: toggle.checked });
       };
-      toggle.onchange = apply;
+      toggle.onchange = () => { toggle.blur(); apply(); };   // the keys go on to the controls
       apply();
     },
     /// Draws a report.
