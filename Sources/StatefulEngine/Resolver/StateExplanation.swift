@@ -102,8 +102,10 @@ extension StateResolver {
     /// }
     /// ```
     ///
-    /// - Parameter property: A property bound here, named as ``boundProperties`` and
-    ///   ``changedProperties(from:to:)`` name it, or by any key path that bound a value to it.
+    /// - Parameters:
+    ///   - property: A property bound here, named as ``boundProperties`` and
+    ///     ``changedProperties(from:to:)`` name it, or by any key path that bound a value to it.
+    ///   - state: The state explained; nil for ``appliedState``.
     /// - Returns: The explanation, whose ``StateExplanation/keyPath`` is `property`'s; nil
     ///   when `property` is not bound here (or its target was deallocated).
     /// - Complexity: O(*r* log *r*) in the property's rules, as ``explain(_:of:in:)``.
