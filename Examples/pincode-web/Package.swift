@@ -20,7 +20,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
-            resources: [.copy("Resources/index.html")]
+            resources: [.copy("Resources/index.html"), .copy("Resources/inspector.js"), .copy("Resources/inspector.css")]
         ),
         .executableTarget(
             name: "pincode-web",

@@ -14,7 +14,7 @@ extension Control {
     ///
     /// - Complexity: O(2^*f*) for the *f* factors: 4 built-in plus one per registered state.
     public var reachableStates: [ControlState] {
-        let factors: [ControlState] = [.highlighted, .disabled, .selected, .focused] + registeredStates.all.map(\.state)
+        let factors: [ControlState] = [.highlighted, .disabled, .selected, .focused] + registeredCustomStates
         guard factors.count <= 20 else {
             misuse(
                 "\(type(of: self)).reachableStates: \(factors.count) factors (4 built-in, \(registeredStates.all.count) custom states) make 2^\(factors.count) states, too many to list; pass the states the control really reaches to lintRules(reachableStates:)"

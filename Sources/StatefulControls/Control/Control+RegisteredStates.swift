@@ -1,6 +1,20 @@
 // How a control registers custom states and derives or pushes them (over its RegisteredStates part).
 
 extension Control {
+    /// The custom states registered on this control, in registration order: the app's, from
+    /// the application ranges (`register(_:for:inverted:named:)`,
+    /// ``StateConfigurable/register(_:named:when:)``), and for the library's own components
+    /// their states of the reserved range (``ControlState/filled`` and the others). With the
+    /// four built-in factors' states, these are the bits ``state`` can have; ``ControlState``'s
+    /// description names each (by the name it was allocated with).
+    ///
+    /// ```swift
+    /// PinCodeControl().registeredCustomStates   // [.filled, .valid, .invalid]
+    /// ```
+    ///
+    /// - Complexity: O(*c*) in the registered states.
+    public var registeredCustomStates: [ControlState] { registeredStates.all.map(\.state) }
+
     /// Stops the program unless `state` may be registered on this control: not empty, within
     /// `range` (the application ranges for apps, the reserved range for the library's own
     /// components), and not registered already.

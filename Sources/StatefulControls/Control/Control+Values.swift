@@ -117,4 +117,27 @@ extension Control {
     ) -> StateExplanation<Value> {
         resolver.explain(keyPath, of: target)
     }
+
+    /// Every property bound through this control whose target is alive — its own and other
+    /// objects' — in the order a change of its state writes them, each named by the key path
+    /// its first binding used (see ``StateResolver/boundProperties``).
+    ///
+    /// ```swift
+    /// for property in pin.boundProperties {
+    ///     print(pin.explain(property)!)
+    /// }
+    /// ```
+    ///
+    /// - Complexity: O(*n* log *n*) in the bound properties.
+    public var boundProperties: [BoundProperty] { resolver.boundProperties }
+
+    /// Explains which rule gives `property` its value in `state` (by default, the applied
+    /// state), its values typed `Any`: ``explain(_:of:)`` for a property of
+    /// ``boundProperties``, whose type is not known where it is explained. Nil when `property`
+    /// is not bound through this control (see ``StateResolver/explain(_:in:)``).
+    ///
+    /// - Complexity: O(*r* log *r*) in the property's rules.
+    public func explain(_ property: BoundProperty, in state: ControlState? = nil) -> StateExplanation<Any>? {
+        resolver.explain(property, in: state)
+    }
 }

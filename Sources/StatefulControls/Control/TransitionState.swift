@@ -1,5 +1,5 @@
-// A control's part that holds its open transitions: how deeply they nest, and the events sent
-// meanwhile.
+// A control's part that holds its open transitions: how deeply they nest, the events sent
+// meanwhile, and who observes them.
 
 /// A control's transitions: the number open (they nest) and the events sent while one is
 /// open, in the order they were sent, handed back when the outermost one closes.
@@ -8,6 +8,9 @@ struct TransitionState {
     private(set) var depth = 0
     /// The events sent while a transition was open.
     private(set) var queuedEvents: [Event] = []
+    /// The observers of ``Control/observeTransitions(_:)``, made with the first one (a control
+    /// nobody observes allocates nothing for them).
+    var observers: WeakTokens<TransitionObserver>?
 
     /// Whether a transition is open.
     var isOpen: Bool { depth > 0 }

@@ -63,4 +63,12 @@ struct KeyPathIDs {
         entries[KeyPathFromClass(keyPath: keyPath, rootClass: ObjectIdentifier(rootClass))]?.writer = writer
         return writer
     }
+
+    /// The id of the property `keyPath` leads to from a target of `rootClass`, when that key
+    /// path was seen on that class before (by ``id(_:of:)``); nil otherwise. Numbers nothing.
+    ///
+    /// - Complexity: One hash lookup.
+    func existingID(_ keyPath: AnyKeyPath, rootClass: AnyClass) -> UInt32? {
+        idsByKeyPath[KeyPathFromClass(keyPath: keyPath, rootClass: ObjectIdentifier(rootClass))]
+    }
 }

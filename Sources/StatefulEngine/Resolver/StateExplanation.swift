@@ -88,6 +88,41 @@ extension StateResolver {
         guard let binding = binding(keyPath, of: target) else {
             return StateExplanation(keyPath: keyPath, state: state, candidates: [], defaultValue: nil)
         }
+        return explanation(of: binding, keyPath: keyPath, in: state) { Self.unbox($0, as: Value.self) }
+    }
+
+    /// Explains the value `property` gets in `state` (by default, the applied state), its
+    /// values typed `Any`: ``explain(_:of:in:)`` for a property whose type is not known where
+    /// it is explained, such as one of ``boundProperties`` in an inspector that lists them all.
+    ///
+    /// ```swift
+    /// for property in resolver.boundProperties {
+    ///     let explanation = resolver.explain(property)!
+    ///     print(property, explanation.winner?.descriptor as Any, explanation.value as Any)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - property: A property bound here, named as ``boundProperties`` and
+    ///     ``changedProperties(from:to:)`` name it, or by any key path that bound a value to it.
+    ///   - state: The state explained; nil for ``appliedState``.
+    /// - Returns: The explanation, whose ``StateExplanation/keyPath`` is `property`'s; nil
+    ///   when `property` is not bound here (or its target was deallocated).
+    /// - Complexity: O(*r* log *r*) in the property's rules, as ``explain(_:of:in:)``.
+    public func explain(_ property: BoundProperty, in state: ControlState? = nil) -> StateExplanation<Any>? {
+        checkNotEvaluating("explain(_:in:)")
+        guard let bound = existingTarget(property.target),
+            let keyPathID = keyPaths.existingID(property.keyPath, rootClass: type(of: property.target)),
+            let binding = bindings[Self.key(bound.id, keyPathID)]
+        else { return nil }
+        return explanation(of: binding, keyPath: property.keyPath, in: state ?? appliedState) { $0.anyValue }
+    }
+
+    /// The candidates of `binding` in `state`, in resolution order, with its default, each value
+    /// taken out of its box by `unbox`.
+    private func explanation<Value>(
+        of binding: Binding, keyPath: AnyKeyPath, in state: ControlState, unbox: (AnyValueBox) -> Value
+    ) -> StateExplanation<Value> {
         var count = 0
         Self.expectSuccess(csr_explain(table, binding.target.id, binding.keyPathID, 0, nil, 0, &count))
         var raw = [csr_candidate](repeating: csr_candidate(), count: count)
@@ -97,12 +132,10 @@ extension StateResolver {
             })
         let candidates = raw.map {
             StateExplanation.Candidate(
-                descriptor: descriptor(of: $0.rule), value: Self.unbox(slab[$0.rule.value], as: Value.self),
-                matches: $0.matched, sequence: $0.rule.sequence)
+                descriptor: descriptor(of: $0.rule), value: unbox(slab[$0.rule.value]), matches: $0.matched,
+                sequence: $0.rule.sequence)
         }
-        return StateExplanation(
-            keyPath: keyPath, state: state, candidates: candidates,
-            defaultValue: Self.unbox(binding.defaultValue, as: Value.self))
+        return StateExplanation(keyPath: keyPath, state: state, candidates: candidates, defaultValue: unbox(binding.defaultValue))
     }
 
     /// The value of a box bound through a key path to `Value` (one binding per property: the

@@ -1,4 +1,5 @@
-// A resolver's diff between two states as bound properties, for a client that sends changes.
+// Bound properties: the ones a resolver holds, and its diff between two states as bound
+// properties, for a client that sends changes.
 
 internal import CStateResolver
 
@@ -33,6 +34,19 @@ public struct BoundProperty: Hashable, CustomStringConvertible {
 }
 
 extension StateResolver {
+    /// Every bound property whose target is alive, in the order ``apply(_:)`` writes them, each
+    /// named by the key path its first binding used: what an inspector lists, explaining each
+    /// with ``explain(_:in:)``. Nothing is resolved or written.
+    ///
+    /// - Complexity: O(*n* log *n*) in the bound properties.
+    public var boundProperties: [BoundProperty] {
+        checkNotEvaluating("boundProperties")
+        return bindings.sortedKeys.compactMap { key in
+            guard let binding = bindings[key], let object = binding.target.object else { return nil }
+            return BoundProperty(target: object, keyPath: binding.writer.keyPath)
+        }
+    }
+
     /// The bound properties whose value differs between `old` and `new`: what ``apply(_:)``
     /// writes when it moves from `old` to `new`, in the order it writes them — the resolver's
     /// diff. Deallocated targets are left out; nothing is written.

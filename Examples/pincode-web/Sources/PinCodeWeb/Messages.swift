@@ -41,6 +41,9 @@ public enum ClientMessage: Equatable, Sendable {
     case insertText(String)
     /// The delete key, for the focused control.
     case deleteBackward
+    /// Turns the page's inspector on or off; selects the control it details and the property of
+    /// its state table, when given (see ``Inspector/apply(on:control:property:)``).
+    case inspect(on: Bool, control: String?, property: String?)
 
     /// Coordinates further than this from a control are refused (a page is not that large).
     public static let coordinateLimit = 100_000.0
@@ -55,6 +58,34 @@ public enum ClientMessage: Equatable, Sendable {
         let x: Double?
         let y: Double?
         let text: String?
+        let on: Bool?
+        let property: String?
+        /// The fields present with a value of another JSON type than theirs.
+        let mistyped: Set<String>
+
+        private enum Key: String, CodingKey { case type, control, phase, x, y, text, on, property }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            var mistyped = Set<String>()
+            func field<Value: Decodable>(_ key: Key) -> Value? {
+                do { return try container.decodeIfPresent(Value.self, forKey: key) } catch {
+                    mistyped.insert(key.rawValue)
+                    return nil
+                }
+            }
+            type = try container.decode(String.self, forKey: .type)
+            (control, phase, text, property) = (field(.control), field(.phase), field(.text), field(.property))
+            (x, y, on) = (field(.x), field(.y), field(.on))
+            self.mistyped = mistyped
+        }
+
+        /// Throws when a field `type` uses has a value of another JSON type.
+        func check(_ kinds: KeyValuePairs<String, String>) throws(MessageError) {
+            for (field, kind) in kinds where mistyped.contains(field) {
+                throw MessageError("\(type): \"\(field)\" must be \(kind)")
+            }
+        }
     }
 
     private static let phases: [String: Touch.Phase] = ["down": .began, "move": .moved, "up": .ended, "cancel": .cancelled]
@@ -67,6 +98,7 @@ public enum ClientMessage: Equatable, Sendable {
         }
         switch fields.type {
         case "pointer":
+            try fields.check(["control": "a string", "phase": "a string", "x": "a number", "y": "a number"])
             guard let control = fields.control else { throw MessageError("pointer: missing \"control\"") }
             guard let name = fields.phase, let phase = Self.phases[name] else {
                 throw MessageError("pointer: \"phase\" must be one of down, move, up, cancel")
@@ -77,14 +109,19 @@ public enum ClientMessage: Equatable, Sendable {
             }
             self = .pointer(control: control, phase: phase, location: Point(x: x, y: y))
         case "insertText":
+            try fields.check(["text": "a string"])
             guard let text = fields.text, !text.isEmpty, text.count <= Self.textLimit else {
                 throw MessageError("insertText: \"text\" must hold 1 to \(Self.textLimit) characters")
             }
             self = .insertText(text)
         case "deleteBackward":
             self = .deleteBackward
+        case "inspect":
+            try fields.check(["on": "true or false", "control": "a control's id", "property": "a property's name"])
+            guard let on = fields.on else { throw MessageError("inspect: \"on\" must be true or false") }
+            self = .inspect(on: on, control: fields.control, property: fields.property)
         default:
-            throw MessageError("unknown message type \"\(fields.type)\" (pointer, insertText or deleteBackward)")
+            throw MessageError("unknown message type \"\(fields.type)\" (pointer, insertText, deleteBackward or inspect)")
         }
     }
 }
@@ -104,6 +141,8 @@ public enum ServerMessage: Equatable, Sendable {
     case update(changes: [String: PropertyValue], events: [String])
     /// A refused message; the connection stays open.
     case error(String)
+    /// What the inspector panel draws (after an update, while the page's inspector is on).
+    case inspector(InspectorReport)
 
     /// The message as a JSON text frame, keys sorted.
     public var json: String {
@@ -112,6 +151,7 @@ public enum ServerMessage: Equatable, Sendable {
             case .snapshot(let properties): Body(type: "snapshot", properties: properties)
             case .update(let changes, let events): Body(type: "update", changes: changes, events: events)
             case .error(let message): Body(type: "error", message: message)
+            case .inspector(let report): Body(type: "inspector", inspector: report)
             }
         // Encoding strings, booleans and finite numbers cannot fail.
         let encoder = JSONEncoder()
@@ -125,5 +165,6 @@ public enum ServerMessage: Equatable, Sendable {
         var changes: [String: PropertyValue]? = nil
         var events: [String]? = nil
         var message: String? = nil
+        var inspector: InspectorReport? = nil
     }
 }

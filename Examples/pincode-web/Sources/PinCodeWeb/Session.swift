@@ -2,18 +2,23 @@ import StatefulControls
 
 /// One page's connection: its own controls, the states the page was drawn in and the plain
 /// properties it was last sent, so that each message is answered with what changed and nothing
-/// else.
+/// else; and its inspector, off until the page turns it on.
 @MainActor
 public final class Session {
     /// The controls of this page.
     public let scene = WebScene()
+    /// The page's state inspector (off until an `inspect` message turns it on).
+    public let inspector: Inspector
     /// The properties as the page has them.
     private var rendered: [String: PropertyValue] = [:]
     /// The applied state of each of ``WebScene/resolving`` when the page was last sent its values.
     private var shownStates: [ControlState] = []
 
     /// Creates the controls of a new page.
-    public init() {}
+    public init() {
+        let scene = scene
+        inspector = Inspector(controls: scene.inspectable, naming: { scene.name(of: $0) })
+    }
 
     /// The first message: every property.
     public func start() -> ServerMessage {
@@ -23,15 +28,16 @@ public final class Session {
         return .snapshot(rendered)
     }
 
-    /// Applies one text frame from the page. Returns the update (nil when nothing changed and
-    /// no event was sent), or an error message for a refused frame, which changes nothing.
-    public func handle(_ text: String) -> ServerMessage? {
+    /// Applies one text frame from the page. Returns the update (none when nothing changed and
+    /// no event was sent), then the inspector's report while it is on (none when it shows
+    /// nothing new); or one error message for a refused frame, which changes nothing.
+    public func handle(_ text: String) -> [ServerMessage] {
         do {
             try apply(ClientMessage(json: text))
         } catch {
-            return .error(error.description)
+            return [.error(error.description)]
         }
-        return update()
+        return [update(), inspector.report().map(ServerMessage.inspector)].compactMap { $0 }
     }
 
     private func apply(_ message: ClientMessage) throws(MessageError) {
@@ -51,6 +57,8 @@ public final class Session {
             try focusedInput().insertText(text)
         case .deleteBackward:
             try focusedInput().deleteBackward()
+        case .inspect(let on, let control, let property):
+            try inspector.apply(on: on, control: control, property: property)
         }
     }
 
@@ -106,7 +114,7 @@ public final class SessionRegistry {
     }
 
     /// The answer of session `id` to a text frame (see ``Session/handle(_:)``).
-    func handle(_ text: String, in id: Int) -> ServerMessage? {
+    func handle(_ text: String, in id: Int) -> [ServerMessage] {
         guard let session = sessions[id] else { preconditionFailure("SessionRegistry.handle: session \(id) is closed") }
         return session.handle(text)
     }

@@ -4,9 +4,20 @@ import StatefulControls
 /// The controls of one page, owned by the server (one scene per WebSocket connection), and
 /// their bindings: the terminal demo's PIN control and Submit button, plus a visitable button
 /// and a text view with its placeholder. Every colour the page shows comes from a state-bound
-/// value; the page draws the properties and never sees a state.
+/// value; the page draws the properties and never sees a state (the inspector panel does, from
+/// the ``Inspector``'s reports).
 @MainActor
 public final class WebScene {
+    /// Submit's custom application state, on once the code was submitted: allocated by name in
+    /// UIKit's application range (`0x00FF0000`), as an app's own state is.
+    public static let submitted: ControlState = {
+        do {
+            return try ControlState.allocate(named: "com.example.pincode-web.submitted", in: .application)
+        } catch {
+            fatalError("pincode-web: \(error)")  // only another library taking all eight bits could
+        }
+    }()
+
     /// The PIN-code control.
     public let pin = PinCodeControl(codeLength: 4)
     /// Submit: enabled only while the PIN code is complete and valid (a binding, not code).
@@ -32,6 +43,11 @@ public final class WebScene {
     /// The page's name of each bound property it draws, by the property as the resolvers
     /// report it (the key path its first binding used).
     public let boundNames: [BoundProperty: String]
+    /// Every control with a resolver, by the id the inspector shows it under, in the order it
+    /// lists them.
+    public let inspectable: [(id: String, control: Control)]
+    /// The names of the bound targets (``inspectable``'s ids), by identity.
+    private let targetNames: [ObjectIdentifier: String]
 
     /// Creates the controls and binds them.
     public init() {
@@ -44,9 +60,15 @@ public final class WebScene {
         visit.frame = Rect(x: 0, y: 0, width: 200, height: 48)
         controls = ["pin": pin, "submit": submit, "visit": visit, "notes": notes]
         resolving = [pin, submit, visit, notes] + pin.dots
+        inspectable =
+            [("pin", pin)] + pin.dots.enumerated().map { ("pin.dots.\($0)", $1) } + [
+                ("submit", submit), ("visit", visit), ("notes", notes),
+            ]
+        targetNames = Dictionary(uniqueKeysWithValues: inspectable.map { (ObjectIdentifier($0.control), $0.id) })
         var boundNames: [BoundProperty: String] = [
             BoundProperty(target: submit, keyPath: \Button.isEnabled): "submit.isEnabled",
             BoundProperty(target: submit, keyPath: \Button.titleColor): "submit.titleColor",
+            BoundProperty(target: submit, keyPath: \Button.title): "submit.title",
             // The key path the button binds its own colours with (its declaring class's).
             BoundProperty(target: visit, keyPath: \Button.titleColor): "visit.titleColor",
         ]
@@ -68,9 +90,18 @@ public final class WebScene {
         // compete with either property access (README, "Where it runs").
         visit.setValue(Color.darkGrey, for: \Button.titleColor, of: visit, when: .containing(.highlighted, priority: 1100))
 
+        // An app's own state: Submit is "submitted" once its action ran, and says so.
+        submit.register(Self.submitted, named: "submitted once") { [unowned self] _ in submissions > 0 }
+        submit.setValue("Submit again", for: \.title, when: .containing(Self.submitted))
+        // A mistake left in for the inspector's lint to show: meant to turn Submit blue once
+        // submitted, this rule's priority (400) is below the enabled colour's (containingNone,
+        // 500) and the disabled one's (999), so it matches yet never wins.
+        submit.setValue(Color.blue, for: \.titleColor, when: .containing(Self.submitted, priority: 400))
+
         submit.addAction(
             Action { [unowned self] _ in
                 submissions += 1
+                submit.updateState()  // the predicate of `submitted` reads the count
                 status.text = "Submitted code \(submissions) (\(pin.code.count) digits)"
             }, for: .primaryActionTriggered)
         for (id, control) in controls {
@@ -127,6 +158,23 @@ public final class WebScene {
         }
         return properties
     }
+
+    /// The inspector's name of a bound property: its target's id and the property's name, as
+    /// the page names what it draws (`pin.dots.0.fillColor`). The names of the key paths are
+    /// listed here: a key path to a computed or overridable property (`isEnabled`,
+    /// `titleColor`) does not describe itself by name.
+    public func name(of property: BoundProperty) -> String {
+        let target = targetNames[ObjectIdentifier(property.target)] ?? "\(type(of: property.target))"
+        return "\(target).\(Self.keyPathNames[property.keyPath] ?? "\(property.keyPath)")"
+    }
+
+    /// The names of the key paths the scene and its components bind.
+    private static let keyPathNames: [AnyKeyPath: String] = [
+        \Button.isEnabled: "isEnabled", \Button.title: "title", \Button.titleColor: "titleColor",
+        \PinDot.isHighlighted: "isHighlighted", \PinDot.isEnabled: "isEnabled", \PinDot.isValid: "isValid",
+        \PinDot.isInvalid: "isInvalid", \PinDot.fillColor: "fillColor", \PinDot.borderColor: "borderColor",
+        \PinDot.borderWidth: "borderWidth",
+    ]
 
     /// An event's name, as the library's description gives it, with the PIN control's own.
     static func name(of events: ControlEvents) -> String {

@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 
-/// The HTTP server: the page at `/`, the controls over a WebSocket at `/ws`.
+/// The HTTP server: the page at `/` (its inspector panel's script and style beside it), the
+/// controls over a WebSocket at `/ws`.
 public enum WebServer {
     /// The largest frame or message a page may send, in bytes (a pointer event is ~80).
     public static let maxMessageSize = 4096
@@ -10,15 +11,23 @@ public enum WebServer {
     /// (a browser sends a pointer move per frame, 60 to 120 a second).
     public static let maxMessagesPerSecond = 500
 
-    /// The page, loaded once from the package's resources.
-    static let page: String = {
-        guard let url = Bundle.module.url(forResource: "index", withExtension: "html"),
-            let page = try? String(contentsOf: url, encoding: .utf8)
+    /// The page and the inspector panel's script and style, by path, with their content types:
+    /// loaded once from the package's resources.
+    static let files: [String: (contentType: String, body: String)] = [
+        "/": ("text/html; charset=utf-8", resource("index.html")),
+        "/inspector.js": ("text/javascript; charset=utf-8", resource("inspector.js")),
+        "/inspector.css": ("text/css; charset=utf-8", resource("inspector.css")),
+    ]
+
+    private static func resource(_ name: String) -> String {
+        let (base, ext) = (String(name.split(separator: ".")[0]), String(name.split(separator: ".")[1]))
+        guard let url = Bundle.module.url(forResource: base, withExtension: ext),
+            let text = try? String(contentsOf: url, encoding: .utf8)
         else {
-            fatalError("pincode-web: index.html is missing from the package's resources")
+            fatalError("pincode-web: \(name) is missing from the package's resources")
         }
-        return page
-    }()
+        return text
+    }
 
     /// The application serving on `host`:`port` (port 0 picks a free one); `onRunning` is
     /// told the port once it listens.
@@ -27,10 +36,11 @@ public enum WebServer {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
-        router.get("/") { _, _ in
-            Response(
-                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
+        for (path, file) in files {
+            router.get(RouterPath(path)) { _, _ in
+                Response(
+                    status: .ok, headers: [.contentType: file.contentType], body: ResponseBody(byteBuffer: ByteBuffer(string: file.body)))
+            }
         }
         let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
         webSocketRouter.ws("/ws") { inbound, outbound, _ in
@@ -69,7 +79,7 @@ public enum WebServer {
                 try await outbound.write(.text(ServerMessage.error("binary messages are not accepted: send JSON text").json))
                 continue
             }
-            if let reply = await registry.handle(text, in: id) {
+            for reply in await registry.handle(text, in: id) {
                 try await outbound.write(.text(reply.json))
             }
         }

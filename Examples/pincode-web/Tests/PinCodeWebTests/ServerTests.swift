@@ -17,7 +17,7 @@ final class Allocations {
     func watch(_ session: Session) {
         let scene = session.scene
         let objects: [AnyObject] =
-            [session, scene, scene.pin, scene.submit, scene.visit, scene.notes, scene.status]
+            [session, scene, session.inspector, scene.pin, scene.submit, scene.visit, scene.notes, scene.status]
             + scene.pin.dots
         references += objects.map { Weak(object: $0) }
     }
@@ -98,9 +98,30 @@ struct ServerTests {
         }
         await MainActor.run {
             #expect(registry.opened == 1200 && registry.live == 0)
-            #expect(allocations.watched == 1200 * 11 && allocations.alive == 0, "\(allocations.alive) objects outlived their session")
+            #expect(allocations.watched == 1200 * 12 && allocations.alive == 0, "\(allocations.alive) objects outlived their session")
             registry.onOpen = nil
         }
+    }
+
+    @Test func anInspectingPageGetsReportsWithinTheLimitAndLeavesNothingBehind() async throws {
+        let allocations = Allocations()
+        registry.onOpen = { allocations.watch($0) }
+        try await withServer { client in
+            let (replies, _) = try await exchange(
+                client,
+                send: [
+                    .text(#"{"type":"inspect","on":true,"control":"pin"}"#),
+                    .text(#"{"type":"pointer","control":"pin","phase":"down","x":10,"y":10}"#),
+                    .text(#"{"type":"inspect","on":false}"#),
+                    .text(#"{"type":"pointer","control":"pin","phase":"up","x":10,"y":10}"#),
+                ], replies: 4)
+            // On: a report; the press: its update and a report; off: nothing; the release: its update alone.
+            #expect(replies.map { $0.contains(#""type":"inspector""#) } == [true, false, true, false])
+            #expect(replies[2].contains(#""on":["highlighted"]"#) && replies[3].contains(#""pin touchUpInside""#))
+            #expect(replies.allSatisfy { $0.utf8.count <= Inspector.maxReportSize })
+        }
+        #expect(try await eventually { registry.live == 0 && allocations.alive == 0 })
+        registry.onOpen = nil
     }
 
     @Test func aBadMessageGetsAnErrorFrameAndTheConnectionGoesOn() async throws {
@@ -146,6 +167,16 @@ struct ServerTests {
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains(#"new WebSocket(`ws://${location.host}/ws`)"#))
+            }
+            // The inspector panel's script and style, beside it.
+            for (path, type, text) in [
+                ("/inspector.js", "text/javascript; charset=utf-8", "const Inspector"),
+                ("/inspector.css", "text/css; charset=utf-8", "#inspector-body"),
+            ] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .ok && response.headers[.contentType] == type, "\(path)")
+                    #expect(String(buffer: response.body).contains(text), "\(path)")
+                }
             }
         }
     }

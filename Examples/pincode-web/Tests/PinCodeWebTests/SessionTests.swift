@@ -9,6 +9,10 @@ struct Page {
     /// What the page would have drawn: the snapshot with every update applied.
     private(set) var properties: [String: PropertyValue] = [:]
     private(set) var events: [String] = []
+    /// Every inspector report received.
+    private(set) var reports: [InspectorReport] = []
+    /// The types of the replies to the last frame, in order (`update`, `inspector`).
+    private(set) var replies: [String] = []
 
     init() {
         guard case .snapshot(let all) = session.start() else { fatalError("the first message is the snapshot") }
@@ -19,15 +23,23 @@ struct Page {
     /// message.
     @discardableResult
     mutating func send(_ json: String) throws -> [String: PropertyValue] {
-        switch session.handle(json) {
-        case .update(let changes, let events)?:
-            properties.merge(changes) { $1 }
-            self.events += events
-            return changes
-        case .error(let message)?: throw PageError(message: message)
-        case .snapshot?: Issue.record("a snapshot after the first message"); return [:]
-        case nil: return [:]
+        var changes: [String: PropertyValue] = [:]
+        replies = []
+        for reply in session.handle(json) {
+            switch reply {
+            case .update(let changed, let events):
+                properties.merge(changed) { $1 }
+                self.events += events
+                changes = changed
+                replies.append("update")
+            case .inspector(let report):
+                reports.append(report)
+                replies.append("inspector")
+            case .error(let message): throw PageError(message: message)
+            case .snapshot: Issue.record("a snapshot after the first message")
+            }
         }
+        return changes
     }
 
     mutating func pointer(_ control: String, _ phase: String, _ x: Double, _ y: Double = 20) throws {
@@ -184,7 +196,8 @@ struct SessionTests {
         (#"{"type":"pointer","control":"pin","phase":"down"}"#, "pointer: missing \"x\" or \"y\""),
         (#"{"type":"insertText","text":"1"}"#, "no control has the focus: tap the PIN code or the notes first"),
         (#"{"type":"insertText","text":""}"#, "insertText: \"text\" must hold 1 to 64 characters"),
-        (#"{"type":"launch"}"#, "unknown message type \"launch\" (pointer, insertText or deleteBackward)"),
+        (#"{"type":"launch"}"#, "unknown message type \"launch\" (pointer, insertText, deleteBackward or inspect)"),
+        (#"{"type":"pointer","control":"pin","phase":"down","x":"1","y":1}"#, "pointer: \"x\" must be a number"),
     ])
     func aBadMessageGetsAnErrorAndChangesNothing(json: String, error: String) throws {
         var page = Page()

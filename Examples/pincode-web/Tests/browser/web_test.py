@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The page in a real browser: headless Chromium driven through chromedriver's W3C WebDriver
 HTTP API (urllib only). Starts the server and chromedriver, plays a session with real pointer
-and key input, asserts the DOM after each step, and saves a screenshot.
+and key input, asserts the DOM after each step — the controls, and the inspector panel's state
+bits and winning rules (inspector_checks.py) — and saves a screenshot with the panel open.
 
 usage: web_test.py SERVER_BINARY SCREENSHOT_PNG
 """
@@ -14,6 +15,9 @@ import sys
 import time
 import urllib.error
 import urllib.request
+
+import inspector_checks as inspector
+from inspector_checks import FILLED, INVALID, SUBMITTED, VALID
 
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"  # the W3C key of an element reference
 BACKSPACE = "\ue003"
@@ -53,7 +57,7 @@ class WebDriver:
                 raise RuntimeError("chromedriver did not become ready in 20 s")
             time.sleep(0.1)
         options = {"binary": "/usr/bin/chromium",
-                   "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,760"]}
+                   "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1440,1000"]}
         capabilities = {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}
         self.session = self.call("POST", "/session", {"capabilities": capabilities})["sessionId"]
 
@@ -93,6 +97,10 @@ class WebDriver:
         self.do("POST", "/actions", {"actions": [
             {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": actions}]})
 
+    def click(self, css):
+        """Clicks an element as WebDriver does (scrolled into view first)."""
+        self.do("POST", f"/element/{self.element(css)}/click", {})
+
     def tap(self, css):
         self.pointer(("move", css, 0, 0), ("down",), ("up",))
 
@@ -131,10 +139,32 @@ def play(driver, url):
     driver.wait(f"{color('#submit')} === '{GREY}' && document.getElementById('submit').dataset.enabled === 'false'",
                 "Submit starts disabled and grey")
 
-    # A valid code: Submit is enabled by the binding, its colour changes in the DOM.
+    # The inspector is on (the page turns it on): every control listed, the PIN selected.
+    driver.wait("window.messages.some(m => m.type === 'inspector') && !document.getElementById('inspector-body').hidden",
+                "the inspector panel is open and has a report")
+    driver.wait("document.querySelectorAll('#inspector-controls li').length === 8 && "
+                "document.getElementById('inspector-selected').textContent === 'pin'", "the panel lists the 8 controls, the PIN selected")
+    inspector.select(driver, "pin.dots.0")
+    seen = inspector.expect_step(driver, 0, "dot 0 at first", ["normal"], "")
+
+    # A valid code, digit by digit: the dot's bits and its fill's winner after each.
     driver.tap("#pin")
     driver.wait("document.querySelector('#pin .dot').dataset.border === 'blue'", "a tap focuses the PIN (blue borders)")
-    driver.keys("1357")
+    seen = inspector.expect_step(driver, seen, "the PIN tapped", ["highlighted"], "",
+                                 control_bits={"pin": ["focused"], "submit": ["disabled"]})
+    check(driver.script(f"return {inspector.q('#inspector-controls li[data-control=pin] .bit[data-name=focused]')}.dataset.changed;")
+          == "true", "the PIN's focused bit is marked changed in the list")
+    blue, white = "containing(highlighted | selected) @1100", "containing(selected) @999"
+    for index, digit in enumerate("135"):
+        driver.keys(digit)
+        seen = inspector.expect_step(driver, seen, f"digit {index + 1}", ["highlighted", "selected"], blue, [white],
+                                     changed=["selected"] if index == 0 else [], control_bits={"pin": ["focused"]})
+        driver.wait("document.querySelector('#inspector-transitions li[data-fresh=\"true\"]')?.textContent === "
+                    "'pin: committed (depth 1) → [focused]'", f"digit {index + 1}: the PIN's transition is shown")
+    driver.keys("7")
+    seen = inspector.expect_step(driver, seen, "digit 4 (valid)", ["highlighted", "selected", VALID],
+                                 f"containing(selected | {VALID}) @1200", [blue, white], changed=[VALID],
+                                 control_bits={"pin": ["focused", FILLED, VALID]})
     driver.wait(f"document.getElementById('submit').dataset.enabled === 'true' && {color('#submit')} === '{GREEN}'",
                 "a valid code enables Submit and turns it green")
     driver.wait("[...document.querySelectorAll('#pin .dot')].every(dot => dot.dataset.fill === 'green')",
@@ -146,6 +176,15 @@ def play(driver, url):
                 "an invalid code disables Submit and greys it")
     driver.wait("[...document.querySelectorAll('#pin .dot')].every(dot => dot.dataset.fill === 'red')",
                 "the dots of an invalid code are red")
+    inspector.expect_step(driver, seen, "an invalid code", ["highlighted", "selected", INVALID],
+                          f"containing(selected | {INVALID}) @1200", [blue, white], changed=[INVALID],
+                          control_bits={"pin": ["focused", FILLED, INVALID]})
+    # The fill's state table: a row per combination of valid and invalid, a column per built-in one.
+    inspector.show_table(driver, "pin.dots.0.fillColor")
+    check(driver.script("return document.querySelectorAll('#inspector-table tr').length;") == 5, "the table has a header and 4 rows")
+    check(driver.script("return document.querySelectorAll('#inspector-table td').length;") == 64, "the table has 64 states")
+    check(driver.script(f"return {inspector.style('#inspector-table td[data-applied=true]', 'backgroundColor')};") == inspector.RED,
+          "the applied state's cell is red")
     # A press on a disabled Submit does nothing.
     seen = driver.script(f"return {events_count()};")
     driver.tap("#submit")
@@ -186,6 +225,26 @@ def play(driver, url):
     driver.wait("document.getElementById('status').textContent === 'Submitted code 2 (4 digits)'",
                 "dragging out and back in, then releasing, fires the action")
 
+    # Submitted: Submit's app state is on; the rule meant for it matches but loses, and the lint says so.
+    inspector.select(driver, "submit")
+    inspector.expect_step(driver, 0, "Submit after two submissions", [SUBMITTED], "containingNone(disabled) @500",
+                          [f"containing({SUBMITTED}) @400"])
+    shadowed = "#inspector-lint li[data-problem='shadowed'][data-property='submit.titleColor']"
+    driver.wait(f"{inspector.q(shadowed)}?.textContent.includes('containing({SUBMITTED}) @400 → blue never wins')",
+                "the lint shows the shadowed rule")
+    check(driver.script(f"return [...{inspector.q(shadowed)}.querySelectorAll('li')].map(li => li.textContent);") == [
+        "containing(highlighted) @999 → darkGrey wins (8 states)", "containing(disabled) @999 → grey wins (4 states)",
+        "containingNone(disabled) @500 → green wins (4 states)"], "the lint names what beats the rule, and where")
+    inspector.show_table(driver, "submit.titleColor")
+    check(driver.script(f"return {inspector.style('#inspector-table td[data-applied=true]', 'backgroundColor')};") == inspector.GREEN,
+          "Submit's applied state is green in its table")
+
+    # Off: the panel is hidden and the notes' steps bring no report.
+    driver.click("#inspect-toggle")
+    driver.wait("document.getElementById('inspector-body').hidden && "
+                "getComputedStyle(document.getElementById('inspector-body')).display === 'none'", "the inspector turns off")
+    before_off = inspector.reports(driver)
+
     # The notes: the placeholder goes with the first character, comes back with the last.
     driver.wait("!document.querySelector('#notes .placeholder').hidden", "the notes show their placeholder")
     driver.tap("#notes")
@@ -194,11 +253,19 @@ def play(driver, url):
     driver.wait("document.querySelector('#notes .placeholder').hidden && document.querySelector('#notes .text').textContent === 'ok'",
                 "typing hides the placeholder")
     driver.wait("document.querySelector('#pin .dot').style.borderWidth === '1px'", "the PIN lost the focus (thin borders)")
+    check(inspector.reports(driver) == before_off, "no report arrives while the inspector is off")
+
+    # On again: the panel shows Submit (still selected) for the screenshot.
+    driver.click("#inspect-toggle")
+    driver.wait(f"window.messages.filter(m => m.type === 'inspector').length > {before_off} && "
+                "!document.getElementById('inspector-body').hidden && "
+                "document.getElementById('inspector-selected').textContent === 'submit'", "the inspector turns on again")
 
     # Every update carried only changed properties: replay them.
     messages = driver.script("return window.messages;")
-    check(messages[0]["type"] == "snapshot" and all(m["type"] == "update" for m in messages[1:]),
-          "one snapshot, then updates")
+    check(messages[0]["type"] == "snapshot" and all(m["type"] in ("update", "inspector") for m in messages[1:]),
+          "one snapshot, then updates and inspector reports")
+    messages = [messages[0]] + [m for m in messages[1:] if m["type"] == "update"]
     model = dict(messages[0]["properties"])
     for message in messages[1:]:
         same = [key for key, value in message["changes"].items() if model.get(key) == value]
@@ -220,6 +287,7 @@ def main():
         driver_process = subprocess.Popen(["chromedriver", f"--port={driver_port}"],
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         driver = WebDriver(driver_port)
+        inspector.check = check
         try:
             play(driver, match.group(0))
             png = base64.b64decode(driver.do("GET", "/screenshot"))
