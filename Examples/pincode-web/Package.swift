@@ -6,16 +6,28 @@ import PackageDescription
 let package = Package(
     name: "pincode-web",
     platforms: [.macOS(.v14)],
+    products: [
+        // The scene and its sessions without the server: resolver-bench's sessions scenario
+        // measures them (and builds nothing of Hummingbird).
+        .library(name: "PinCodeScene", targets: ["PinCodeScene"])
+    ],
     dependencies: [
         .package(name: "StatefulControls", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
-        // The scene, the message format and the server, apart from the executable for the tests.
+        // A page's controls, its session (messages in, changes out) and its inspector: the
+        // library alone.
+        .target(
+            name: "PinCodeScene",
+            dependencies: [.product(name: "StatefulControls", package: "StatefulControls")]
+        ),
+        // The server and the page, apart from the executable for the tests.
         .target(
             name: "PinCodeWeb",
             dependencies: [
+                "PinCodeScene",
                 .product(name: "StatefulControls", package: "StatefulControls"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -29,6 +41,7 @@ let package = Package(
         .testTarget(
             name: "PinCodeWebTests",
             dependencies: [
+                "PinCodeScene",
                 "PinCodeWeb",
                 .product(name: "StatefulControls", package: "StatefulControls"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -36,6 +36,8 @@ struct Result: Codable {
     /// The memory scenario: bytes per binding, or per control with its bindings.
     var bytesPerBinding: Double?
     var bytesPerControl: Double?
+    /// The sessions scenario: bytes per web front end session.
+    var bytesPerSession: Double?
     var allocationsPerOp: Double?
     /// Heap allocations of the whole process per operation (the malloc interposer).
     var heapAllocationsPerOp: Double?
@@ -50,7 +52,7 @@ struct Result: Codable {
     enum CodingKeys: String, CodingKey {
         case scenario, implementation, params, note
         case nsPerOpMedian = "ns_per_op_median", nsPerOpP99 = "ns_per_op_p99", opsPerSec = "ops_per_sec"
-        case bytesPerRule = "bytes_per_rule", bytesPerBinding = "bytes_per_binding", bytesPerControl = "bytes_per_control"
+        case bytesPerRule = "bytes_per_rule", bytesPerBinding = "bytes_per_binding", bytesPerControl = "bytes_per_control", bytesPerSession = "bytes_per_session"
         case allocationsPerOp = "allocations_per_op"
         case heapAllocationsPerOp = "heap_allocations_per_op", heapFreesPerOp = "heap_frees_per_op"
         case ratioToResolver = "ratio_to_resolver", ratioToHandWritten = "ratio_to_hand_written"
@@ -186,7 +188,7 @@ final class Report {
 
     func table() -> String {
         var lines = [
-            "| scenario | implementation | params | ns/op median | ns/op p99 | ops/s | × resolver | × hand | bytes per rule, binding or control | allocs/op | heap allocs/op | heap frees/op |",
+            "| scenario | implementation | params | ns/op median | ns/op p99 | ops/s | × resolver | × hand | bytes per rule, binding, control or session | allocs/op | heap allocs/op | heap frees/op |",
             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for r in results {
@@ -195,7 +197,7 @@ final class Report {
                 "| \(r.scenario) | \(r.implementation) | \(params) | \(fmt(r.nsPerOpMedian)) | \(fmt(r.nsPerOpP99)) | "
                     + "\(fmtOps(r.opsPerSec)) | \(r.ratioToResolver.map { String(format: "%.2f", $0) } ?? "") | "
                     + "\(r.ratioToHandWritten.map { String(format: "%.2f", $0) } ?? "") | "
-                    + "\((r.bytesPerRule ?? r.bytesPerBinding ?? r.bytesPerControl).map { String(format: "%.1f", $0) } ?? "") | "
+                    + "\((r.bytesPerRule ?? r.bytesPerBinding ?? r.bytesPerControl ?? r.bytesPerSession).map { String(format: "%.1f", $0) } ?? "") | "
                     + "\(r.allocationsPerOp.map { String(format: "%.3g", $0) } ?? "") | "
                     + "\(r.heapAllocationsPerOp.map(fmtCount) ?? "") | "
                     + "\(r.heapFreesPerOp.map(fmtCount) ?? "") |")

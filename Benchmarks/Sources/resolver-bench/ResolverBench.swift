@@ -27,7 +27,7 @@ struct ResolverBench: ParsableCommand {
 
     static let scenarioNames = [
         "resolve", "ties-custom", "state-change", "large", "insert-remove",
-        "update-baseline", "form", "bindings-1000", "lint", "custom-states", "memory",
+        "update-baseline", "form", "bindings-1000", "lint", "custom-states", "memory", "sessions",
     ]
 
     func validate() throws {
@@ -69,6 +69,7 @@ struct ResolverBench: ParsableCommand {
             ("update-baseline", scenarios.updateBaseline), ("form", scenarios.form),
             ("bindings-1000", scenarios.bindings1000), ("lint", scenarios.lint),
             ("custom-states", scenarios.customStates), ("memory", scenarios.memory),
+            ("sessions", scenarios.sessions),
         ]
         for (name, body) in runs where scenario.isEmpty || scenario.contains(name) { try body() }
         try measurePortableEndToEnd(into: report)
@@ -228,6 +229,14 @@ struct Goals {
         }
         let controls = results.first { $0.scenario == "memory" && $0.implementation.hasPrefix("Control() with 2 bindings") }
         check("bytes per control with 2 bindings, 100,000 controls (resident set)", controls?.bytesPerControl, "<= 1024") { $0 <= 1024 }
+        if let held = results.first(where: { $0.scenario == "sessions" && $0.bytesPerSession != nil }),
+            let cycle = results.first(where: { $0.scenario == "sessions" && $0.bytesPerSession == nil }), let bytes = held.bytesPerSession
+        {
+            lines.append(
+                String(
+                    format: "  - web front end: %.1f KB per session held, %.0f µs to open, play and close one: %.0f sessions per GiB, %.0f per second per core (no goal: the capacity, measured)",
+                    bytes / 1024, cycle.nsPerOpMedian / 1000, Double(1 << 30) / bytes, 1e9 / cycle.nsPerOpMedian))
+        }
         let allocations = results.filter { $0.implementation == "resolver (warm)" }.compactMap(\.allocationsPerOp).max()
         check("allocations per warm resolve (JudyMalloc calls)", allocations, "0") { $0 == 0 }
         return lines.joined(separator: "\n")

@@ -69,6 +69,6 @@ struct KeyPathIDs {
     ///
     /// - Complexity: One hash lookup.
     func existingID(_ keyPath: AnyKeyPath, rootClass: AnyClass) -> UInt32? {
-        idsByKeyPath[KeyPathFromClass(keyPath: keyPath, rootClass: ObjectIdentifier(rootClass))]
+        entries[KeyPathFromClass(keyPath: keyPath, rootClass: ObjectIdentifier(rootClass))]?.id
     }
 }

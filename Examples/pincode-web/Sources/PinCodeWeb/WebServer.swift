@@ -1,4 +1,5 @@
 import Foundation
+import PinCodeScene
 import Hummingbird
 import HummingbirdWebSocket
 

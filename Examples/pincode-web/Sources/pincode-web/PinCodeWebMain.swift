@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PinCodeScene
 import PinCodeWeb
 
 /// `pincode-web [--host 127.0.0.1] [--port 8080]`: serves the page and prints its URL.

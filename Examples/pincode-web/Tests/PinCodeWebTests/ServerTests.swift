@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSTesting
 import HummingbirdWebSocket
+import PinCodeScene
 import PinCodeWeb
 import StatefulControls
 import Testing

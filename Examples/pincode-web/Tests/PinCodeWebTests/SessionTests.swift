@@ -1,3 +1,4 @@
+import PinCodeScene
 import PinCodeWeb
 import StatefulControls
 import Testing

@@ -104,7 +104,7 @@ public final class SessionRegistry {
     public init() {}
 
     /// Opens a session; returns its id and its first message, the snapshot.
-    func open() -> (id: Int, snapshot: ServerMessage) {
+    package func open() -> (id: Int, snapshot: ServerMessage) {
         let session = Session()
         let id = opened
         sessions[id] = session
@@ -114,13 +114,13 @@ public final class SessionRegistry {
     }
 
     /// The answer of session `id` to a text frame (see ``Session/handle(_:)``).
-    func handle(_ text: String, in id: Int) -> [ServerMessage] {
+    package func handle(_ text: String, in id: Int) -> [ServerMessage] {
         guard let session = sessions[id] else { preconditionFailure("SessionRegistry.handle: session \(id) is closed") }
         return session.handle(text)
     }
 
     /// Closes session `id`: its controls are freed now, on the main actor.
-    func close(_ id: Int) {
+    package func close(_ id: Int) {
         sessions[id] = nil
     }
 }
