@@ -15,9 +15,28 @@ count() {  # count LABEL LOOP [ENVIRONMENT...]
         --callgrind-out-file="$file" "$binary" --ir-loop "$loop" --iterations "$iterations" 2>/dev/null \
       | awk '/^iterations:/ {print $2}')
   [ -n "$n" ] || { echo "bench-ir: $loop did not run" >&2; exit 1; }
-  awk -v label="$label" -v n="$n" '/^summary:/ {printf "  %-40s %14.1f  (%d iterations)\n", label, $2 / n, n}' "$file"
+  awk -v label="$label" -v n="$n" '/^summary:/ {printf "  %-40s %14.1f  (%d iterations)\n", label, $2 / n, n}' "$file" | tee -a "$out/bench-ir.txt"
 }
 
+# goal NAME LOOP REFERENCE_LOOP AT_MOST: LOOP's count over REFERENCE_LOOP's, met when at most AT_MOST.
+goal() {
+  awk -v name="$1" -v loop="$2" -v reference="$3" -v limit="$4" '
+    $2 ~ /^\(/ { next }  # a label with a suffix, e.g. "(portable)"
+    $1 == loop { value = $2 } $1 == reference { base = $2 }
+    END {
+      if (value == "" || base == "") { printf "  - %s: not measured in this run\n", name; exit }
+      ratio = value / base
+      printf "  - %s: %.2fx (goal <= %sx) %s\n", name, ratio, limit, ratio <= limit ? "MET" : "MISSED"
+    }' "$out/bench-ir.txt"
+}
+
+rm -f "$out/bench-ir.txt"
 echo "instructions per iteration, counted inside bench_ir_region only:"
 for loop in $loops; do count "$loop" "$loop"; done
 for loop in $portable_loops; do count "$loop (portable)" "$loop" STATEFULCONTROLS_PORTABLE=1; done
+
+echo "Goals (instructions, this run):"
+goal "button state change / hand-written" update-baseline-control update-baseline-hand 1.0
+goal "form field flip / hand-written" form-control form-hand 1.5
+goal "warm resolve by slot / android first match, R=16" warm-resolve-slot-16 android-16 1.0
+goal "warm resolve by slot / precomputed table, R=16" warm-resolve-slot-16 precomputed-16 2.0
