@@ -52,7 +52,8 @@ struct Result: Codable {
     enum CodingKeys: String, CodingKey {
         case scenario, implementation, params, note
         case nsPerOpMedian = "ns_per_op_median", nsPerOpP99 = "ns_per_op_p99", opsPerSec = "ops_per_sec"
-        case bytesPerRule = "bytes_per_rule", bytesPerBinding = "bytes_per_binding", bytesPerControl = "bytes_per_control", bytesPerSession = "bytes_per_session"
+        case bytesPerRule = "bytes_per_rule", bytesPerBinding = "bytes_per_binding", bytesPerControl = "bytes_per_control",
+            bytesPerSession = "bytes_per_session"
         case allocationsPerOp = "allocations_per_op"
         case heapAllocationsPerOp = "heap_allocations_per_op", heapFreesPerOp = "heap_frees_per_op"
         case ratioToResolver = "ratio_to_resolver", ratioToHandWritten = "ratio_to_hand_written"

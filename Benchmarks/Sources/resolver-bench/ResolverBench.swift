@@ -233,10 +233,14 @@ struct Goals {
         let buttonParams: [String: Param] = ["factors": .int(3), "bound_values": .int(6), "cycle": .string("8 factor changes")]
         let handButton = median("update-baseline", "hand-written (changed only)", buttonParams)
         let button = median("update-baseline", "Control (setValue bindings)", buttonParams)
-        check("button state change / hand-written (wall; make bench-ir checks instructions)", button.flatMap { b in handButton.map { b / $0 } }, "<= 1.0x") {
+        check(
+            "button state change / hand-written (wall; make bench-ir checks instructions)",
+            button.flatMap { b in handButton.map { b / $0 } }, "<= 1.0x"
+        ) {
             $0 <= 1
         }
-        let formRatio = results.first { $0.scenario == "form" && $0.implementation == "Control (custom state + bound isEnabled)" }?.ratioToHandWritten
+        let formRatio = results.first { $0.scenario == "form" && $0.implementation == "Control (custom state + bound isEnabled)" }?
+            .ratioToHandWritten
         check("form field flip / hand-written (wall; make bench-ir checks instructions)", formRatio, "<= 1.5x") { $0 <= 1.5 }
         let portableButton = results.first {
             $0.scenario == "update-baseline" && $0.implementation == "Control (setValue bindings) (portable access)"
@@ -247,10 +251,14 @@ struct Goals {
         ) { $0 <= 3 }
         check("button state change, portable access: heap allocations per change", portableButton?.heapAllocationsPerOp, "0") { $0 == 0 }
         let million: [String: Param] = ["bindings": .int(1_000_000), "rules_per_binding": .int(1)]
-        let bind = results.first { $0.scenario == "memory" && $0.implementation == "Control.setValue, one control (bind)" && $0.params == million }
+        let bind = results.first {
+            $0.scenario == "memory" && $0.implementation == "Control.setValue, one control (bind)" && $0.params == million
+        }
         check("bytes per binding, 1,000,000 bindings on one control (resident set)", bind?.bytesPerBinding, "<= 200") { $0 <= 200 }
         check("setValue, 1,000,000 bindings on one control (ns per call)", bind?.nsPerOpMedian, "<= 1000") { $0 <= 1000 }
-        check("removeAllValues() of 1,000,000 bindings (s)", median("memory", "Control.removeAllValues()", million).map { $0 / 1e9 }, "<= 0.3") {
+        check(
+            "removeAllValues() of 1,000,000 bindings (s)", median("memory", "Control.removeAllValues()", million).map { $0 / 1e9 }, "<= 0.3"
+        ) {
             $0 <= 0.3
         }
         let controls = results.first { $0.scenario == "memory" && $0.implementation.hasPrefix("Control() with 2 bindings") }
@@ -260,7 +268,8 @@ struct Goals {
         {
             lines.append(
                 String(
-                    format: "  - web front end: %.1f KB per session held, %.0f µs to open, play and close one: %.0f sessions per GiB, %.0f per second per core (no goal: the capacity, measured)",
+                    format:
+                        "  - web front end: %.1f KB per session held, %.0f µs to open, play and close one: %.0f sessions per GiB, %.0f per second per core (no goal: the capacity, measured)",
                     bytes / 1024, cycle.nsPerOpMedian / 1000, Double(1 << 30) / bytes, 1e9 / cycle.nsPerOpMedian))
         }
         let allocations = results.filter { $0.implementation == "resolver (warm)" }.compactMap(\.allocationsPerOp).max()

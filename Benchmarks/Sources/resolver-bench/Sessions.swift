@@ -62,9 +62,12 @@ extension Scenarios {
                 scenario: "sessions", implementation: "web front end sessions, held", params: params,
                 nsPerOpMedian: nanoseconds, nsPerOpP99: nanoseconds, opsPerSec: 1e9 / nanoseconds, bytesPerSession: bytes.resident,
                 note: String(
-                    format: "one pass; ns/op: open and play one; bytes/session = resident set growth (malloc heap growth %.0f B); %d B of frames sent per session",
+                    format:
+                        "one pass; ns/op: open and play one; bytes/session = resident set growth (malloc heap growth %.0f B); %d B of frames sent per session",
                     bytes.heap, sent / count)))
-        report.run("sessions", "web front end session (open, play, close)", params, note: "ns/op: one session opened, its visit played, freed") {
+        report.run(
+            "sessions", "web front end session (open, play, close)", params, note: "ns/op: one session opened, its visit played, freed"
+        ) {
             iterations in
             for _ in 0..<iterations { consume(UInt64(visit().1)) }
         }
