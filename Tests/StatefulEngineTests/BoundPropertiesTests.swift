@@ -95,6 +95,19 @@ struct BoundPropertiesTests {
         let swatch = LabeledSwatch()
         try resolver.setValue("blue", for: \Swatch.fill, of: swatch, when: .containing(.selected))
         try resolver.setValue("grey", for: \LabeledSwatch.fill, of: swatch, when: .containing(.disabled))
+        guard PropertyAccess.current == .direct else {
+            // The portable access knows a property only by its key path: two key paths from two
+            // roots are two bindings (README, "Where it runs"), each found by its own key path.
+            #expect(
+                resolver.boundProperties == [
+                    BoundProperty(target: swatch, keyPath: \Swatch.fill), BoundProperty(target: swatch, keyPath: \LabeledSwatch.fill),
+                ])
+            for (keyPath, value) in [(\Swatch.fill, "clear"), (\LabeledSwatch.fill, "grey")] as [(AnyKeyPath, String)] {
+                let explanation = try #require(resolver.explain(BoundProperty(target: swatch, keyPath: keyPath), in: [.disabled]))
+                #expect(explanation.candidates.count == 1 && explanation.value as? String == value)
+            }
+            return
+        }
         // One binding, named by the key path its first binding used; both key paths find it.
         #expect(resolver.boundProperties == [BoundProperty(target: swatch, keyPath: \Swatch.fill)])
         for keyPath in [\Swatch.fill, \LabeledSwatch.fill] as [AnyKeyPath] {
