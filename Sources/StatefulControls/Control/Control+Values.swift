@@ -19,40 +19,56 @@ extension Control {
     /// Swift stops on a failed allocation); ``StateResolver/setValue(_:for:of:when:)`` throws
     /// those conditions instead.
     ///
+    /// The key path is an autoclosure so that a key path literal becomes an assignment where the
+    /// call is compiled (see ``StateResolver/setValue(_:for:of:when:)``).
+    ///
     /// - Complexity: O(log *n*) in the bound rules, plus the write when the value wins.
+    @inlinable
     public func setValue<Target: AnyObject, Value>(
-        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor
     ) {
+        bind(value, for: keyPath(), of: target, when: descriptor, setter: KeyPathSetter(keyPath))
+    }
+
+    /// ``setValue(_:for:of:when:)`` with the caller's setter.
+    @usableFromInline
+    func bind<Target: AnyObject, Value>(
+        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        when descriptor: StateDescriptor, setter: KeyPathSetter<Target, Value>
+    ) {
         do {
-            try resolver.setValue(value, for: keyPath, of: target, when: descriptor)
+            try resolver.setValue(value, for: keyPath, of: target, when: descriptor, setter: setter)
         } catch {
             stop(for: error, in: "\(type(of: self)).setValue(_:for:of:when:)")
         }
     }
 
     /// Binds `value` for exactly `state` (the original library's "for a state").
+    @inlinable
     public func setValue<Target: AnyObject, Value>(
-        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
         forState state: ControlState
     ) {
-        setValue(value, for: keyPath, of: target, when: .exactly(state))
+        setValue(value, for: keyPath(), of: target, when: .exactly(state))
     }
 
     /// Binds `value` for every state containing `state` ("for all states contained").
+    @inlinable
     public func setValue<Target: AnyObject, Value>(
-        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
         forAllStatesContained state: ControlState
     ) {
-        setValue(value, for: keyPath, of: target, when: .containing(state))
+        setValue(value, for: keyPath(), of: target, when: .containing(state))
     }
 
     /// Binds `value` for every state that does not contain `state` ("for an inverted state").
+    @inlinable
     public func setValue<Target: AnyObject, Value>(
-        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
         forInvertedState state: ControlState
     ) {
-        setValue(value, for: keyPath, of: target, when: .notContaining(state))
+        setValue(value, for: keyPath(), of: target, when: .notContaining(state))
     }
 
     /// The value `keyPath` of `target` gets in `state`: the winning bound value, or the default

@@ -105,35 +105,39 @@ extension StateConfigurable {
     }
 
     /// Binds `value` to the control's own `keyPath` for the states `descriptor` matches.
+    @inlinable
     public func setValue<Value>(
-        _ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
+        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Self, Value>,
         when descriptor: StateDescriptor
     ) {
-        setValue(value, for: keyPath, of: self, when: descriptor)
+        setValue(value, for: keyPath(), of: self, when: descriptor)
     }
 
     /// Binds `value` to the control's own `keyPath` for exactly `state`.
+    @inlinable
     public func setValue<Value>(
-        _ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
+        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Self, Value>,
         forState state: ControlState
     ) {
-        setValue(value, for: keyPath, of: self, forState: state)
+        setValue(value, for: keyPath(), of: self, forState: state)
     }
 
     /// Binds `value` to the control's own `keyPath` for every state containing `state`.
+    @inlinable
     public func setValue<Value>(
-        _ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
+        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Self, Value>,
         forAllStatesContained state: ControlState
     ) {
-        setValue(value, for: keyPath, of: self, forAllStatesContained: state)
+        setValue(value, for: keyPath(), of: self, forAllStatesContained: state)
     }
 
     /// Binds `value` to the control's own `keyPath` for every state not containing `state`.
+    @inlinable
     public func setValue<Value>(
-        _ value: Value, for keyPath: ReferenceWritableKeyPath<Self, Value>,
+        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Self, Value>,
         forInvertedState state: ControlState
     ) {
-        setValue(value, for: keyPath, of: self, forInvertedState: state)
+        setValue(value, for: keyPath(), of: self, forInvertedState: state)
     }
 
     /// The value the control's own `keyPath` gets in `state` (the default when no rule

@@ -10,10 +10,14 @@ struct PortableAccess: PropertyAccessStrategy {
         PropertyPath(keyPath, valueType: valueType)
     }
 
+    /// The caller's setter when it has one and its expression gives the key path bound (a
+    /// literal, a constant), else the key path itself.
     func writer<Target: AnyObject, Value>(
-        _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>
+        _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>,
+        setter: KeyPathSetter<Target, Value>?
     ) -> AnyPropertyWriter {
-        KeyPathPropertyWriter(keyPath)
+        guard let setter, setter.keyPath() === keyPath else { return KeyPathPropertyWriter(keyPath) }
+        return SetterPropertyWriter(keyPath, setter)
     }
 
     func reader<Root: AnyObject>(_ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass) -> (AnyObject) -> Bool {

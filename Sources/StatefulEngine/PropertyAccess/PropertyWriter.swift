@@ -38,6 +38,56 @@ final class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
     }
 }
 
+/// A property's setter as the caller's code wrote it: a closure that assigns through the key
+/// path expression the caller passed, and that expression itself.
+///
+/// The binding entry points take their key path as an autoclosure and make both closures where
+/// they are inlined, in the caller's code: there the key path is usually a literal, and the
+/// optimiser turns `target[keyPath: \.title] = value` into the assignment `target.title = value`
+/// — no key path walk, no allocation. Plain Swift, so the portable access writes with it. Where
+/// the expression is not a literal, the closures still write through the key path.
+@usableFromInline
+package struct KeyPathSetter<Target: AnyObject, Value> {
+    /// Assigns through the key path expression.
+    @usableFromInline package let set: (Target, Value) -> Void
+    /// Evaluates the key path expression again.
+    @usableFromInline package let keyPath: () -> ReferenceWritableKeyPath<Target, Value>
+
+    @inlinable
+    package init(_ keyPath: @escaping () -> ReferenceWritableKeyPath<Target, Value>) {
+        self.set = { $0[keyPath: keyPath()] = $1 }
+        self.keyPath = keyPath
+    }
+}
+
+/// Writes through a ``KeyPathSetter``, while its expression still gives the key path bound.
+///
+/// An expression that gives another key path when evaluated again (a variable changed since,
+/// a function making a new key path) would write another property than the one bound: the
+/// writer checks at each write that the expression gives the bound key path (the same object),
+/// and writes through the bound key path otherwise. A key path literal gives the same object
+/// every time.
+final class SetterPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
+    private let typedKeyPath: ReferenceWritableKeyPath<Target, Value>
+    private let setter: KeyPathSetter<Target, Value>
+
+    init(_ keyPath: ReferenceWritableKeyPath<Target, Value>, _ setter: KeyPathSetter<Target, Value>) {
+        (typedKeyPath, self.setter) = (keyPath, setter)
+        super.init(keyPath: keyPath, trivialCopy: nil)
+    }
+
+    override func write(_ target: UnsafeMutableRawPointer, _ box: UnsafeRawPointer) {
+        let value = Unmanaged<ValueBox<Value>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
+        // A setter is user code: it gets the target retained, as any caller would hold it.
+        let target = Unmanaged<Target>.fromOpaque(target).takeUnretainedValue()
+        if setter.keyPath() === typedKeyPath {
+            setter.set(target, value)
+        } else {
+            target[keyPath: typedKeyPath] = value
+        }
+    }
+}
+
 /// How to copy a trivial value of 1, 2, 4 or 8 bytes from its ``ValueBox`` into its property.
 struct TrivialCopy {
     let size: Int

@@ -53,13 +53,14 @@ struct KeyPathIDs {
     }
 
     /// Makes the writer of `keyPath` on `target`'s class, which every later binding of it on
-    /// that class shares; `box` is any box of the values it writes. The key path's id must have
-    /// been asked for on that class.
+    /// that class shares; `box` is any box of the values it writes, `setter` the binding
+    /// caller's (see ``KeyPathSetter``). The key path's id must have been asked for on that class.
     mutating func makeWriter<Target: AnyObject, Value>(
-        _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, box: ValueBox<Value>
+        _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, box: ValueBox<Value>,
+        setter: KeyPathSetter<Target, Value>? = nil
     ) -> AnyPropertyWriter {
         let rootClass: AnyClass = type(of: target)
-        let writer = processStrategy.writer(keyPath, targetClass: rootClass, box: box)
+        let writer = processStrategy.writer(keyPath, targetClass: rootClass, box: box, setter: setter)
         entries[KeyPathFromClass(keyPath: keyPath, rootClass: ObjectIdentifier(rootClass))]?.writer = writer
         return writer
     }

@@ -88,13 +88,28 @@ public final class StateResolver {
     /// most recently. The first value bound to a (target, key path) captures its current value
     /// as the default. When the new value wins for ``appliedState`` it is written at once.
     ///
+    /// The key path is taken as an autoclosure so that, where the call is compiled, a key path
+    /// literal becomes an assignment to the property, which the portable property access writes
+    /// with (see "Property access"); it is evaluated again when a value is written, to check that
+    /// it still gives the key path bound.
+    ///
     /// - Throws: ``ResolverError/outOfMemory`` (nothing changed) or another ``ResolverError``.
     /// - Complexity: O(log *n*) in the bound (target, key path) pairs for the Judy lookups,
     ///   plus O(*r*) in the rules of this pair; the cached resolutions of this pair are
     ///   invalidated, not recomputed.
+    @inlinable
     public func setValue<Target: AnyObject, Value>(
-        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor
+    ) throws(ResolverError) {
+        try setValue(value, for: keyPath(), of: target, when: descriptor, setter: KeyPathSetter(keyPath))
+    }
+
+    /// ``setValue(_:for:of:when:)``, with the caller's setter (see ``KeyPathSetter``).
+    @usableFromInline
+    package func setValue<Target: AnyObject, Value>(
+        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        when descriptor: StateDescriptor, setter: KeyPathSetter<Target, Value>?
     ) throws(ResolverError) {
         checkNotEvaluating("setValue(_:for:of:when:)")
         sweepDeadTargets(2)  // bounded work that keeps dead targets from piling up
@@ -104,7 +119,7 @@ public final class StateResolver {
         let isNew = bindings[key] == nil
         if isNew {
             let defaultValue = ValueBox(target[keyPath: keyPath])
-            let writer = sharedWriter ?? keyPaths.makeWriter(keyPath, of: target, box: defaultValue)
+            let writer = sharedWriter ?? keyPaths.makeWriter(keyPath, of: target, box: defaultValue, setter: setter)
             bindings.insert(Binding(target: bound, keyPathID: keyPathID, writer: writer, defaultValue: defaultValue))
             bound.keyPathIDs.insert(keyPathID)
         }

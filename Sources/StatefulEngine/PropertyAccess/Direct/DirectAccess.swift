@@ -18,10 +18,14 @@
             return PropertyPath(components: components, valueType: valueType)
         }
 
+        /// Writes at the property's offset or through its accessor; what it does not write
+        /// itself, through the caller's setter (see ``PortableAccess``) or the key path.
         func writer<Target: AnyObject, Value>(
-            _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>
+            _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>,
+            setter: KeyPathSetter<Target, Value>?
         ) -> AnyPropertyWriter {
-            DirectPropertyWriter(keyPath, targetClass: targetClass, box: box) ?? KeyPathPropertyWriter(keyPath)
+            DirectPropertyWriter(keyPath, targetClass: targetClass, box: box)
+                ?? PortableAccess().writer(keyPath, targetClass: targetClass, box: box, setter: setter)
         }
 
         func reader<Root: AnyObject>(_ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass) -> (AnyObject) -> Bool {
