@@ -58,3 +58,31 @@ struct KeyPathSetterTests {
         #expect(evaluations == evaluationsAfterBinding, "the argument is not evaluated again when its writer is the key path's")
     }
 }
+
+/// A key path bound through a local constant keeps nothing else alive: the argument is kept
+/// with the resolver's writer, and a local constant is all it reads.
+@Suite("StateResolver: the caller's setter keeps only what it reads")
+@MainActor
+struct KeyPathSetterLifetimeTests {
+    final class Label { var text = "" }
+    final class Owner {
+        let keyPath = \Label.text
+        func bind(_ resolver: StateResolver, _ label: Label) throws {
+            let keyPath = keyPath  // a local constant, not `self.keyPath`
+            try resolver.setValue("on", for: keyPath, of: label, when: .containing(.selected))
+        }
+    }
+
+    @Test func aLocalConstantLeavesTheOwnerFree() throws {
+        let resolver = StateResolver(), label = Label()
+        weak var released: Owner?
+        do {
+            let owner = Owner()
+            released = owner
+            try owner.bind(resolver, label)
+        }
+        #expect(released == nil)
+        try resolver.apply(.selected)
+        #expect(label.text == "on")
+    }
+}

@@ -20,7 +20,9 @@ extension Control {
     /// those conditions instead.
     ///
     /// The key path is an autoclosure so that a key path literal becomes an assignment where the
-    /// call is compiled (see ``StateResolver/setValue(_:for:of:when:)``).
+    /// call is compiled (see ``StateResolver/setValue(_:for:of:when:)``). Pass a literal or a
+    /// local constant: what the expression reads is kept with the control's bindings
+    /// (`self.keyPath` would keep `self`, perhaps the control's owner, alive with them).
     ///
     /// - Complexity: O(log *n*) in the bound rules, plus the write when the value wins.
     @inlinable

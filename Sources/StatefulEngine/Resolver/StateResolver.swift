@@ -91,7 +91,9 @@ public final class StateResolver {
     /// The key path is taken as an autoclosure so that, where the call is compiled, a key path
     /// literal becomes an assignment to the property, which the portable property access writes
     /// with (see "Property access"); it is evaluated again when a value is written, to check that
-    /// it still gives the key path bound.
+    /// it still gives the key path bound. Pass a literal (`\.title`) or a local constant: the
+    /// argument is kept with the resolver's writer, and with it whatever the expression reads —
+    /// `self.keyPath` would keep `self` alive as long as the resolver.
     ///
     /// - Throws: ``ResolverError/outOfMemory`` (nothing changed) or another ``ResolverError``.
     /// - Complexity: O(log *n*) in the bound (target, key path) pairs for the Judy lookups,
