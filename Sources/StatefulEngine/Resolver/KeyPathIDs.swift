@@ -13,6 +13,10 @@ struct KeyPathIDs {
     private struct KeyPathFromClass: Hashable {
         let keyPath: AnyKeyPath
         let rootClass: ObjectIdentifier
+
+        init(_ keyPath: AnyKeyPath, on rootClass: AnyClass) {
+            (self.keyPath, self.rootClass) = (keyPath, ObjectIdentifier(rootClass))
+        }
     }
 
     /// What is known of a key path on a class: its property's id, and its writer once a
@@ -43,7 +47,7 @@ struct KeyPathIDs {
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target
     ) -> (id: UInt32, writer: AnyPropertyWriter?) {
         let rootClass: AnyClass = type(of: target)
-        let key = KeyPathFromClass(keyPath: keyPath, rootClass: ObjectIdentifier(rootClass))
+        let key = KeyPathFromClass(keyPath, on: rootClass)
         if let entry = entries[key] { return (entry.id, entry.writer) }
         let property = processStrategy.property(keyPath, valueType: Value.self, rootClass: rootClass)
         let id = idsByProperty[property] ?? UInt32(idsByProperty.count)
@@ -61,7 +65,7 @@ struct KeyPathIDs {
     ) -> AnyPropertyWriter {
         let rootClass: AnyClass = type(of: target)
         let writer = processStrategy.writer(keyPath, targetClass: rootClass, box: box, setter: setter)
-        entries[KeyPathFromClass(keyPath: keyPath, rootClass: ObjectIdentifier(rootClass))]?.writer = writer
+        entries[KeyPathFromClass(keyPath, on: rootClass)]?.writer = writer
         return writer
     }
 
@@ -70,6 +74,6 @@ struct KeyPathIDs {
     ///
     /// - Complexity: One hash lookup.
     func existingID(_ keyPath: AnyKeyPath, rootClass: AnyClass) -> UInt32? {
-        entries[KeyPathFromClass(keyPath: keyPath, rootClass: ObjectIdentifier(rootClass))]?.id
+        entries[KeyPathFromClass(keyPath, on: rootClass)]?.id
     }
 }
