@@ -54,6 +54,33 @@ struct ReentrancyTests {
         #expect(resolver.value(for: \.b, of: target, in: .selected) == nil)
     }
 
+    /// A setter that lets go of the last reference to its own object, from outside, still runs
+    /// on a live object: the resolver holds it through the write (ASan checks the memory), and
+    /// the object goes when the write ends, its bindings with it at the next apply.
+    @Test func aSetterThatReleasesTheLastReferenceToItsTarget() throws {
+        final class Owner { var target: Target? }
+        let resolver = StateResolver()
+        let owner = Owner()
+        nonisolated(unsafe) var seenInSetter: [String] = []
+        weak var released: Target?
+        do {
+            let target = Target()
+            target.onA = { [unowned target] value in
+                owner.target = nil  // the last reference but the resolver's
+                seenInSetter.append(value + target.b)
+            }
+            try resolver.setValue("A", for: \.a, of: target, when: .containing(.selected))
+            try resolver.setValue("B", for: \.b, of: target, when: .containing(.selected))
+            owner.target = target
+            released = target
+        }
+        try resolver.apply(.selected)  // writes a first: its setter releases the target
+        #expect(seenInSetter == ["Ab0"])
+        #expect(released == nil)
+        #expect(resolver.boundProperties.isEmpty)
+        try resolver.apply(.normal)
+    }
+
     /// The apply loop borrows the binding it writes: a setter that removes that very binding,
     /// and a replaced value whose deinit removes every binding, must not free it under the
     /// loop (ASan checks the memory; the values check the invariant).

@@ -17,7 +17,17 @@ class AnyPropertyWriter {
 
     /// Writes the value of the ``ValueBox`` at `box` (borrowed) to the property of the live
     /// object at `target`.
-    func write(_ target: UnsafeMutableRawPointer, _ box: UnsafeRawPointer) { internalInconsistency("AnyPropertyWriter is abstract") }
+    func write(_ target: UnsafeMutableRawPointer, _ box: UnsafeRawPointer) {
+        // A setter is user code: it gets the target retained, as any caller would hold it.
+        write(retained: Unmanaged<AnyObject>.fromOpaque(target).takeUnretainedValue(), box)
+    }
+
+    /// Writes the value of the ``ValueBox`` at `box` (borrowed) to the property of `target`,
+    /// whose reference the writer takes over: the portable access's apply loop hands on the
+    /// one its weak load made, which keeps the target alive through its setter.
+    func write(retained target: consuming AnyObject, _ box: UnsafeRawPointer) {
+        internalInconsistency("\(Self.self) writes by address only")
+    }
 }
 
 /// Writes through the key path: `target[keyPath: keyPath] = value`. The portable access's
@@ -31,10 +41,9 @@ final class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
         super.init(keyPath: keyPath, trivialCopy: nil)
     }
 
-    override func write(_ target: UnsafeMutableRawPointer, _ box: UnsafeRawPointer) {
+    override func write(retained target: consuming AnyObject, _ box: UnsafeRawPointer) {
         let value = Unmanaged<ValueBox<Value>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
-        // A setter is user code: it gets the target retained, as any caller would hold it.
-        Unmanaged<Target>.fromOpaque(target).takeUnretainedValue()[keyPath: typedKeyPath] = value
+        unsafeDowncast(target, to: Target.self)[keyPath: typedKeyPath] = value
     }
 }
 
@@ -48,14 +57,17 @@ final class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
 /// the expression is not a literal, the closures still write through the key path.
 @usableFromInline
 package struct KeyPathSetter<Target: AnyObject, Value> {
-    /// Assigns through the key path expression.
-    @usableFromInline package let set: (Target, Value) -> Void
+    /// Assigns through the key path expression to a target of type `Target`, which it takes
+    /// over. Owned, because a closure borrowing its target retains it around the assignment
+    /// (the old value's release may run user code); untyped, because a cast outside it copies
+    /// the reference: each would be one more reference count operation per write.
+    @usableFromInline package let set: (consuming AnyObject, Value) -> Void
     /// Evaluates the key path expression again.
     @usableFromInline package let keyPath: () -> ReferenceWritableKeyPath<Target, Value>
 
     @inlinable
     package init(_ keyPath: @escaping () -> ReferenceWritableKeyPath<Target, Value>) {
-        self.set = { $0[keyPath: keyPath()] = $1 }
+        self.set = { target, value in unsafeDowncast(target, to: Target.self)[keyPath: keyPath()] = value }
         self.keyPath = keyPath
     }
 }
@@ -76,14 +88,12 @@ final class SetterPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
         super.init(keyPath: keyPath, trivialCopy: nil)
     }
 
-    override func write(_ target: UnsafeMutableRawPointer, _ box: UnsafeRawPointer) {
+    override func write(retained target: consuming AnyObject, _ box: UnsafeRawPointer) {
         let value = Unmanaged<ValueBox<Value>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
-        // A setter is user code: it gets the target retained, as any caller would hold it.
-        let target = Unmanaged<Target>.fromOpaque(target).takeUnretainedValue()
         if setter.keyPath() === typedKeyPath {
             setter.set(target, value)
         } else {
-            target[keyPath: typedKeyPath] = value
+            unsafeDowncast(target, to: Target.self)[keyPath: typedKeyPath] = value
         }
     }
 }

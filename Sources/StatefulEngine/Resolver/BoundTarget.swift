@@ -10,16 +10,18 @@
 /// and release of the target, anywhere in the program, down the runtime's slow path.
 final class BoundTarget {
     private let address: UnsafeMutableRawPointer
-    /// The object, for the portable access (nil with the direct access).
-    private weak var weakObject: AnyObject?
+    /// The object, for the portable access (nil with the direct access): loading it retains
+    /// the object, or gives nil once its deinitialisation has begun.
+    private(set) weak var weakObject: AnyObject?
     // The gate (see PropertyAccess.selectStrategy).
     #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
         /// The object's memory, for the direct access (nil with the portable access); never read
         /// (an unowned read of a dead object traps).
         private unowned let memory: AnyObject?
     #endif
-    /// Whether liveness is read from the object's reference counts (the direct access).
-    private let readsReferenceCounts: Bool
+    /// Whether liveness is read from the object's reference counts (the direct access), else
+    /// from ``weakObject``.
+    let readsReferenceCounts: Bool
     /// The object's identity (its address), which a new object may take once this one is freed.
     let objectID: ObjectIdentifier
     let id: UInt32

@@ -325,23 +325,46 @@ public final class StateResolver {
     /// Writes the value of `handle` (nil: the default) to the binding's target unless it holds
     /// that value already. Returns whether it wrote; a dead target is purged instead.
     ///
-    /// The caller holds the binding: a setter may remove it. Everything else is borrowed —
-    /// the value from the slab (the writer copies it before any user code runs), the target
-    /// by address (a setter that is user code gets a retained reference from the writer).
-    @discardableResult
+    /// The caller holds the binding: a setter may remove it. The value is borrowed from the
+    /// slab (the writer copies it before any user code runs). With the direct access the
+    /// target is borrowed by address (a setter that is user code gets a retained reference
+    /// from the writer); with the portable access the writer takes over the reference the
+    /// weak load made.
+    ///
+    /// Inlined: the apply loop's hot path.
+    @discardableResult @inline(__always)
     func write(_ binding: Binding, _ handle: csr_value?) -> Bool {
         let version = handle.map { slab.version($0) } ?? 0
         guard version != binding.writtenVersion else { return false }
+        guard binding.target.readsReferenceCounts else { return writePortably(binding, version, handle) }
         guard let address = binding.target.liveAddress else {
             purge(binding.target)
             return false
         }
-        // Recorded first: a setter that calls back sees the value being written as written.
-        binding.writtenVersion = version
-        let box = handle.map(slab.boxAddress) ?? ValueSlab.address(of: binding.defaultValue)
+        let box = beginWrite(binding, version, handle)
         let writer = binding.writer
         if let trivialCopy = writer.trivialCopy { trivialCopy.write(address, box) } else { writer.write(address, box) }
         return true
+    }
+
+    /// ``write(_:_:)`` with the portable access: the target's weak load retains it, and the
+    /// writer takes that reference over.
+    @inline(__always)
+    private func writePortably(_ binding: Binding, _ version: UInt64, _ handle: csr_value?) -> Bool {
+        guard let object = binding.target.weakObject else {
+            purge(binding.target)
+            return false
+        }
+        binding.writer.write(retained: object, beginWrite(binding, version, handle))
+        return true
+    }
+
+    /// Records that the binding is written the value of `version` (first: a setter that calls
+    /// back sees the value being written as written); returns the address of its box.
+    @inline(__always)
+    private func beginWrite(_ binding: Binding, _ version: UInt64, _ handle: csr_value?) -> UnsafeRawPointer {
+        binding.writtenVersion = version
+        return handle.map(slab.boxAddress) ?? ValueSlab.address(of: binding.defaultValue)
     }
 
     /// Writes the binding's value for the applied state, if it does not hold it already.
