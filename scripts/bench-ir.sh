@@ -30,6 +30,28 @@ goal() {
     }' "$out/bench-ir.txt"
 }
 
+# observation LOOP: the instructions per iteration of LOOP spent in the Observation module (every
+# call into libswiftObservation from outside it, inclusive), against the goal of at most 20 per
+# factor change when nothing observes (the loops change one factor per iteration, unobserved).
+observation() {
+  local loop=$1 file="$out/callgrind.$1.out" n
+  n=$(awk -v loop="$loop" '$1 == loop && $2 !~ /^\(/ { gsub(/[(]/, "", $3); print $3 }' "$out/bench-ir.txt")
+  [ -n "$n" ] || { echo "  - Observation in $loop: not measured in this run"; return; }
+  callgrind_annotate --tree=caller --inclusive=yes "$file" 2>/dev/null | awk -v loop="$loop" -v n="$n" '
+    /^$/ { callers = 0; next }
+    /^ *[0-9,]+ +\([ 0-9.]+%\) +< / { caller[++callers] = $0; next }
+    /^ *[0-9,]+ +\([ 0-9.]+%\) +\* / {
+      if ($0 ~ /libswiftObservation/)
+        for (i = 1; i <= callers; i++)
+          if (caller[i] !~ /libswiftObservation/) { c = caller[i]; sub(/^ */, "", c); split(c, f, " "); gsub(",", "", f[1]); total += f[1] }
+      callers = 0
+    }
+    END {
+      value = total / n
+      printf "  - Observation in %s, nothing observing: %.1f instructions per factor change (goal <= 20) %s\n", loop, value, value <= 20 ? "MET" : "MISSED"
+    }'
+}
+
 rm -f "$out/bench-ir.txt"
 echo "instructions per iteration, counted inside bench_ir_region only:"
 for loop in $loops; do count "$loop" "$loop"; done
@@ -40,3 +62,5 @@ goal "button state change / hand-written" update-baseline-control update-baselin
 goal "form field flip / hand-written" form-control form-hand 1.5
 goal "warm resolve by slot / android first match, R=16" warm-resolve-slot-16 android-16 1.0
 goal "warm resolve by slot / precomputed table, R=16" warm-resolve-slot-16 precomputed-16 2.0
+observation update-baseline-control
+observation form-control

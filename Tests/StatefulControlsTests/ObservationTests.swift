@@ -72,6 +72,30 @@ struct ObservationTests {
         #expect(highlighted.value == 0 && focused.value == 1)
     }
 
+    /// `toggle()` changes a factor in place: observers of the factor and of the state are told,
+    /// bound values follow, and the change in place is not itself a tracked read.
+    @Test func aFactorChangedInPlaceIsReportedAndIsNotARead() {
+        let control = Control()
+        control.setValue(true, for: \.isHidden, of: control, when: .containing(.selected))
+        let factors = [
+            (\Control.isEnabled, ControlState.disabled), (\.isSelected, .selected), (\.isHighlighted, .highlighted),
+            (\.isFocused, .focused),
+        ]
+        for (keyPath, bit) in factors {
+            let before = control.state
+            let factor = track { _ = control[keyPath: keyPath] }, state = track { _ = control.state }
+            control[keyPath: keyPath].toggle()
+            #expect(factor.value == 1 && state.value == 1)
+            #expect(control.state == before.symmetricDifference(bit))
+        }
+        #expect(control.state == [.disabled, .selected, .highlighted, .focused] && control.isHidden)
+        // A closure that only toggles read nothing: later changes are not reported to it.
+        let toggledOnly = track { control.isSelected.toggle() }
+        #expect(control.state == [.disabled, .highlighted, .focused] && !control.isHidden)
+        control.isSelected = true
+        #expect(toggledOnly.value == 0 && control.isHidden)
+    }
+
     @Test func inATransitionTheStateIsReportedWhenItChanges() {
         let control = Control()
         let changes = track { _ = control.state }

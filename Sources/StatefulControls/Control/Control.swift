@@ -18,6 +18,11 @@ public import Observation
 /// button.setValue(Color.grey, for: \.titleColor, of: button, when: .containing(.disabled))
 /// button.isEnabled = false   // titleColor becomes grey
 /// ```
+///
+/// ``state`` and the factors are observable (`withObservationTracking`): a read through a
+/// getter is tracked, and a later change of what was read is reported. A change in place,
+/// such as `isSelected.toggle()`, is a write, not a read: it reports to an observer that read
+/// the factor, and costs no Observation call when nothing read it.
 @MainActor
 open class Control: View, Observable {
     /// Whether the control is enabled; `false` adds ``ControlState/disabled`` to the state.
@@ -25,12 +30,22 @@ open class Control: View, Observable {
     open var isEnabled: Bool {
         get { factor(.disabled, Self.isEnabledKeyPath) == false }
         set { setFactor(.disabled, !newValue, Self.isEnabledKeyPath) }
+        _modify {
+            var isEnabled = !factors.contains(.disabled)
+            defer { setFactor(.disabled, !isEnabled, Self.isEnabledKeyPath) }
+            yield &isEnabled
+        }
     }
 
     /// Whether the control is selected (``ControlState/selected``).
     open var isSelected: Bool {
         get { factor(.selected, Self.isSelectedKeyPath) }
         set { setFactor(.selected, newValue, Self.isSelectedKeyPath) }
+        _modify {
+            var isSelected = factors.contains(.selected)
+            defer { setFactor(.selected, isSelected, Self.isSelectedKeyPath) }
+            yield &isSelected
+        }
     }
 
     /// Whether the control is highlighted (``ControlState/highlighted``): set while a touch
@@ -38,12 +53,22 @@ open class Control: View, Observable {
     open var isHighlighted: Bool {
         get { factor(.highlighted, Self.isHighlightedKeyPath) }
         set { setFactor(.highlighted, newValue, Self.isHighlightedKeyPath) }
+        _modify {
+            var isHighlighted = factors.contains(.highlighted)
+            defer { setFactor(.highlighted, isHighlighted, Self.isHighlightedKeyPath) }
+            yield &isHighlighted
+        }
     }
 
     /// Whether the control has the focus (``ControlState/focused``).
     open var isFocused: Bool {
         get { factor(.focused, Self.isFocusedKeyPath) }
         set { setFactor(.focused, newValue, Self.isFocusedKeyPath) }
+        _modify {
+            var isFocused = factors.contains(.focused)
+            defer { setFactor(.focused, isFocused, Self.isFocusedKeyPath) }
+            yield &isFocused
+        }
     }
 
     /// The state bits of the four built-in factors, stored as the state has them.
