@@ -24,10 +24,13 @@
 ///   were verified — Linux on x86_64 and aarch64, without Objective-C interoperability or
 ///   pointer authentication — and is checked against the portable path once per process,
 ///   before its first use.
-/// - ``portable`` is plain Swift: a bound value is written with `target[keyPath: keyPath] =
-///   value`, a custom state read with `target[keyPath: keyPath]`, and a target is held weakly.
-///   The standard library's key path projection costs about 1,800 instructions and a heap
-///   allocation per write (BENCHMARKS.md, "The portable property access").
+/// - ``portable`` is plain Swift: a bound value is written with the caller's assignment
+///   (`target[keyPath: keyPath] = value` in the code that bound it, which the optimiser turns
+///   into `target.property = value` for a key path literal), a custom state read with
+///   `target[keyPath: keyPath]`, and a target is held weakly. Its cost per value written is
+///   the weak reference's (the target's retain and release take the runtime's slow path), the
+///   assignment's exclusivity check and a check of the key path expression (BENCHMARKS.md,
+///   "The portable property access").
 ///
 /// A process uses one strategy from its first binding on: ``current``.
 public enum PropertyAccess: Sendable, Hashable, CustomStringConvertible {
