@@ -54,30 +54,52 @@ struct ReentrancyTests {
         #expect(resolver.value(for: \.b, of: target, in: .selected) == nil)
     }
 
-    /// A setter that lets go of the last reference to its own object, from outside, still runs
-    /// on a live object: the resolver holds it through the write (ASan checks the memory), and
-    /// the object goes when the write ends, its bindings with it at the next apply.
-    @Test func aSetterThatReleasesTheLastReferenceToItsTarget() throws {
-        final class Owner { var target: Target? }
+    /// An object whose bound property's setter lets go of the last reference to it, from
+    /// outside, still runs on a live object: the resolver holds it through the write (ASan
+    /// checks the memory), and the object goes when the write ends — its other bindings are
+    /// purged in the same apply. Each way a value is written: the caller's assignment (a
+    /// literal), the bound key path once the expression gives another one, and a path through
+    /// another object (the key path writer, and the direct access's fallback).
+    @Test(arguments: ["literal", "expression changed", "path through another object"])
+    func aSetterThatReleasesTheLastReferenceToItsTarget(_ write: String) throws {
+        final class Holder {
+            let target = Target()
+            var other = "o0"
+        }
+        final class Owner { var object: AnyObject? }
         let resolver = StateResolver()
         let owner = Owner()
         nonisolated(unsafe) var seenInSetter: [String] = []
-        weak var released: Target?
+        weak var released: AnyObject?
         do {
-            let target = Target()
+            let holder = Holder(), target = holder.target
             target.onA = { [unowned target] value in
-                owner.target = nil  // the last reference but the resolver's
+                owner.object = nil  // the last reference but the resolver's
                 seenInSetter.append(value + target.b)
             }
-            try resolver.setValue("A", for: \.a, of: target, when: .containing(.selected))
-            try resolver.setValue("B", for: \.b, of: target, when: .containing(.selected))
-            owner.target = target
-            released = target
+            switch write {
+            case "literal":
+                try resolver.setValue("A", for: \.a, of: target, when: .containing(.selected))
+                try resolver.setValue("B", for: \.b, of: target, when: .containing(.selected))
+                owner.object = target
+            case "expression changed":
+                var keyPath: ReferenceWritableKeyPath<Target, String> = \.a
+                try resolver.setValue("A", for: keyPath, of: target, when: .containing(.selected))
+                keyPath = \.b  // the binding still writes `a`
+                try resolver.setValue("B", for: keyPath, of: target, when: .containing(.selected))
+                owner.object = target
+            default:
+                try resolver.setValue("A", for: \.target.a, of: holder, when: .containing(.selected))
+                try resolver.setValue("B", for: \.other, of: holder, when: .containing(.selected))
+                owner.object = holder
+            }
+            released = owner.object
         }
-        try resolver.apply(.selected)  // writes a first: its setter releases the target
+        #expect(resolver.ruleCount == 2)
+        try resolver.apply(.selected)  // writes `a` first: its setter releases the bound object
         #expect(seenInSetter == ["Ab0"])
         #expect(released == nil)
-        #expect(resolver.boundProperties.isEmpty)
+        #expect(resolver.ruleCount == 0)  // the dead target's bindings purged in the same apply
         try resolver.apply(.normal)
     }
 

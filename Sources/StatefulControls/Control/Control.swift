@@ -20,9 +20,12 @@ public import Observation
 /// ```
 ///
 /// ``state`` and the factors are observable (`withObservationTracking`): a read through a
-/// getter is tracked, and a later change of what was read is reported. A change in place,
-/// such as `isSelected.toggle()`, is a write, not a read: it reports to an observer that read
-/// the factor, and costs no Observation call when nothing read it.
+/// getter is tracked, and a later change of what was read is reported. A factor changed in
+/// place through the control's own accessors, such as `isSelected.toggle()`, is a write, not a
+/// read: it reports to an observer that read the factor or the state, and calls no Observation
+/// function when neither was read since its last report. (Through a key path,
+/// `control[keyPath: \.isSelected].toggle()`, or an override with a getter of its own, the
+/// change in place reads the factor first, as any read does.)
 @MainActor
 open class Control: View, Observable {
     /// Whether the control is enabled; `false` adds ``ControlState/disabled`` to the state.

@@ -3,9 +3,10 @@
 
 /// Writes the value of a ``ValueBox`` to one property of one target.
 ///
-/// The apply loop is not generic over targets and values: it hands a writer the target and
-/// the box by address, borrowed. A writer copies the value before any user code it calls (a
-/// setter, the old value's deinit) runs.
+/// The apply loop is not generic over targets and values: it hands a writer the box by address,
+/// borrowed, and the target by address, borrowed (the direct access), or as the reference its
+/// weak load made (the portable access). A writer copies the value before any user code it
+/// calls (a setter, the old value's deinit) runs.
 class AnyPropertyWriter {
     /// The key path written, as bound.
     final let keyPath: AnyKeyPath
@@ -31,8 +32,8 @@ class AnyPropertyWriter {
 }
 
 /// Writes through the key path: `target[keyPath: keyPath] = value`. The portable access's
-/// writer for every property, and the direct access's for what it does not write itself (a
-/// path through another object, a subscript).
+/// writer where the caller's code made no setter of the key path bound, and the direct
+/// access's for what it does not write itself (a path through another object, a subscript).
 final class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
     private let typedKeyPath: ReferenceWritableKeyPath<Target, Value>
 
@@ -57,8 +58,8 @@ final class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
 /// the expression is not a literal, the closures still write through the key path.
 @usableFromInline
 package struct KeyPathSetter<Target: AnyObject, Value> {
-    /// Assigns through the key path expression to a target of type `Target`, which it takes
-    /// over. Owned, because a closure borrowing its target retains it around the assignment
+    /// Assigns through the key path expression to `target`, which it takes over and which must
+    /// be a `Target` (unchecked). Owned, because a closure borrowing its target retains it around the assignment
     /// (the old value's release may run user code); untyped, because a cast outside it copies
     /// the reference: each would be one more reference count operation per write.
     @usableFromInline package let set: (consuming AnyObject, Value) -> Void
