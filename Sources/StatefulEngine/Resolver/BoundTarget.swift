@@ -48,10 +48,18 @@ final class BoundTarget {
     /// The object's address while it lives; nil once its deinitialisation has begun.
     @inline(__always)
     var liveAddress: UnsafeMutableRawPointer? {
+        readsReferenceCounts ? liveAddressByReferenceCounts : weakObject == nil ? nil : address
+    }
+
+    /// ``liveAddress`` with the direct access (``readsReferenceCounts``), which the apply loop
+    /// has checked already.
+    @inline(__always)
+    var liveAddressByReferenceCounts: UnsafeMutableRawPointer? {
         #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
-            if readsReferenceCounts { return isDeallocating(address) ? nil : address }
+            return isDeallocating(address) ? nil : address
+        #else
+            internalInconsistency("BoundTarget: reference counts read where the direct access is not compiled")
         #endif
-        return weakObject == nil ? nil : address
     }
 }
 

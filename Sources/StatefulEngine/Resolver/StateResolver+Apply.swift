@@ -30,7 +30,8 @@ extension StateResolver {
         guard applying.begin(state) else { return 0 }
         if applying.sweepsDeadTargets { sweepDeadTargets(1) }
         let writes: Int
-        do { writes = try applyRounds() } catch {
+        // A loop for each property access: the branch is taken once, not at each write.
+        do { writes = try targets.readsReferenceCounts ? applyRounds(direct: true) : applyRounds(direct: false) } catch {
             finishApplying()
             throw error
         }
@@ -44,9 +45,10 @@ extension StateResolver {
         if !bindings.retired.isEmpty || slab.hasReleased { releaseAfterApplying() }
     }
 
-    /// Applies the requested state until setters stop changing it; returns the writes.
+    /// Applies the requested state until setters stop changing it; returns the writes. `direct`:
+    /// the targets' property access (see ``write(_:_:direct:)``).
     @inline(__always)
-    private func applyRounds() throws(ResolverError) -> Int {
+    private func applyRounds(direct: Bool) throws(ResolverError) -> Int {
         var writes = 0, rounds = 0
         while let round = try applying.nextRound(&rounds) {
             guard applying.distinguishes(round.from, round.to) else { continue }
@@ -56,7 +58,8 @@ extension StateResolver {
                 guard let binding = binding(for: change) else { continue }
                 // A setter that bound or removed values made the list stale: resolve again.
                 let written = binding._withUnsafeGuaranteedRef { binding in
-                    stamp == applying.mutationCount ? write(binding, Self.handle(change.new_value)) : sync(binding)
+                    stamp == applying.mutationCount
+                        ? write(binding, Self.handle(change.new_value), direct: direct) : sync(binding)
                 }
                 if written { writes += 1 }
             }

@@ -326,36 +326,31 @@ public final class StateResolver {
     /// that value already. Returns whether it wrote; a dead target is purged instead.
     ///
     /// The caller holds the binding: a setter may remove it. The value is borrowed from the
-    /// slab (the writer copies it before any user code runs). With the direct access the
-    /// target is borrowed by address (a setter that is user code gets a retained reference
-    /// from the writer); with the portable access the writer takes over the reference the
-    /// weak load made.
+    /// slab (the writer copies it before any user code runs). With the direct access (`direct`,
+    /// the target's ``BoundTarget/readsReferenceCounts``) the target is borrowed by address (a
+    /// setter that is user code gets a retained reference from the writer); with the portable
+    /// access the writer takes over the reference the weak load made.
     ///
-    /// Inlined: the apply loop's hot path.
+    /// Inlined: the apply loop's hot path, one loop for each access.
     @discardableResult @inline(__always)
-    func write(_ binding: Binding, _ handle: csr_value?) -> Bool {
+    func write(_ binding: Binding, _ handle: csr_value?, direct: Bool) -> Bool {
         let version = handle.map { slab.version($0) } ?? 0
         guard version != binding.writtenVersion else { return false }
-        guard binding.target.readsReferenceCounts else { return writePortably(binding, version, handle) }
-        guard let address = binding.target.liveAddress else {
-            purge(binding.target)
-            return false
+        if direct {
+            guard let address = binding.target.liveAddressByReferenceCounts else {
+                purge(binding.target)
+                return false
+            }
+            let box = beginWrite(binding, version, handle)
+            let writer = binding.writer
+            if let trivialCopy = writer.trivialCopy { trivialCopy.write(address, box) } else { writer.write(address, box) }
+        } else {
+            guard let object = binding.target.weakObject else {
+                purge(binding.target)
+                return false
+            }
+            binding.writer.write(retained: object, beginWrite(binding, version, handle))
         }
-        let box = beginWrite(binding, version, handle)
-        let writer = binding.writer
-        if let trivialCopy = writer.trivialCopy { trivialCopy.write(address, box) } else { writer.write(address, box) }
-        return true
-    }
-
-    /// ``write(_:_:)`` with the portable access: the target's weak load retains it, and the
-    /// writer takes that reference over.
-    @inline(__always)
-    private func writePortably(_ binding: Binding, _ version: UInt64, _ handle: csr_value?) -> Bool {
-        guard let object = binding.target.weakObject else {
-            purge(binding.target)
-            return false
-        }
-        binding.writer.write(retained: object, beginWrite(binding, version, handle))
         return true
     }
 
@@ -373,7 +368,7 @@ public final class StateResolver {
     /// there, the address of its C call's out-parameter keeps a register for the whole loop.
     @discardableResult @inline(never)
     func sync(_ binding: Binding) -> Bool {
-        write(binding, resolve(binding.key, in: appliedState))
+        write(binding, resolve(binding.key, in: appliedState), direct: binding.target.readsReferenceCounts)
     }
 
     /// The number of rules of a binding.

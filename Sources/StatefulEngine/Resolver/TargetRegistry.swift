@@ -36,6 +36,11 @@ struct TargetRegistry {
     /// Whether `bound` is registered (not removed yet).
     func contains(_ bound: BoundTarget) -> Bool { recordsByID[Int(bound.id) - 1] === bound }
 
+    /// Whether the targets' liveness is read from their reference counts (the direct access),
+    /// as of the last registration: the property access is the process's, the same for every
+    /// target.
+    private(set) var readsReferenceCounts = false
+
     /// Registers `object` under a freed id or the next new one.
     ///
     /// - Throws: ``ResolverError/tooManyTargets`` when every id is taken (nothing changed).
@@ -49,6 +54,7 @@ struct TargetRegistry {
             nextID += 1
         }
         let bound = BoundTarget(object, id: id, access: access)
+        readsReferenceCounts = bound.readsReferenceCounts
         idsByObject[bound.objectID] = bound.id
         if Int(id) > recordsByID.count { recordsByID.append(bound) } else { recordsByID[Int(id) - 1] = bound }
         bound.sweepIndex = sweepList.count
