@@ -98,6 +98,27 @@ struct ObservationTests {
         #expect(toggledOnly.value == 0 && control.isHidden)
     }
 
+    /// A tracking closure that reads a factor or the state and then changes it itself is told
+    /// of the next change: its own change is reported before its observer is installed.
+    @Test func aClosureThatChangesWhatItReadIsToldOfTheNextChange() {
+        let control = Control()
+        let factor = track {
+            let wasSelected = control.isSelected
+            control.isSelected = !wasSelected
+        }
+        // Checked through what the closure did not read: a read here would observe again.
+        #expect(factor.value == 0 && control.state == .selected)
+        control.isSelected = false
+        #expect(factor.value == 1)
+        let state = track { if control.state.isEmpty { control.isHighlighted = true } }
+        #expect(state.value == 0 && control.isHighlighted)
+        control.isHighlighted = false
+        #expect(state.value == 1)
+        // Told once: tracking is one-shot, and the read is forgotten after a second report.
+        control.isHighlighted = true
+        #expect(state.value == 1)
+    }
+
     @Test func inATransitionTheStateIsReportedWhenItChanges() {
         let control = Control()
         let changes = track { _ = control.state }

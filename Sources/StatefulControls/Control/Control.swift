@@ -161,7 +161,7 @@ open class Control: View, Observable {
     public var state: ControlState {
         observationRegistrar.access(self, keyPath: Self.stateKeyPath)
         let state = currentState
-        observation.readSinceReported.insert(ObservationState.stateBit)
+        observation.read(ObservationState.stateBit)
         observation.observedState = state
         return state
     }
@@ -183,7 +183,7 @@ open class Control: View, Observable {
 
     private func factor(_ bit: ControlState, _ keyPath: @autoclosure () -> KeyPath<Control, Bool>) -> Bool {
         observationRegistrar.access(self, keyPath: keyPath())
-        observation.readSinceReported.insert(bit)
+        observation.read(bit)
         return factors.contains(bit)
     }
 
@@ -203,7 +203,7 @@ open class Control: View, Observable {
     /// checked for main-actor isolation at every call.
     @inline(never)
     private func reportChange(of bit: ControlState, _ keyPath: KeyPath<Control, Bool>) {
-        observation.readSinceReported.remove(bit)
+        observation.reported(bit)
         observationRegistrar.willSet(self, keyPath: keyPath)
         factors.formSymmetricDifference(bit)
         observationRegistrar.didSet(self, keyPath: keyPath)
@@ -212,8 +212,10 @@ open class Control: View, Observable {
     /// Reports a change of ``state`` to Observation if it differs from what was read.
     @inline(never)
     private func reportStateChange() {
-        guard currentState != observation.observedState else { return }
-        observation.readSinceReported.remove(ObservationState.stateBit)
+        let state = currentState
+        guard state != observation.observedState else { return }
+        observation.reported(ObservationState.stateBit)
+        observation.observedState = state
         observationRegistrar.willSet(self, keyPath: Self.stateKeyPath)
         observationRegistrar.didSet(self, keyPath: Self.stateKeyPath)
     }
