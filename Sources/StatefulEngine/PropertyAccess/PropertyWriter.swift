@@ -59,9 +59,10 @@ final class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
 @usableFromInline
 package struct KeyPathSetter<Target: AnyObject, Value> {
     /// Assigns through the key path expression to `target`, which it takes over and which must
-    /// be a `Target` (unchecked). Owned, because a closure borrowing its target retains it around the assignment
-    /// (the old value's release may run user code); untyped, because a cast outside it copies
-    /// the reference: each would be one more reference count operation per write.
+    /// be a `Target` (unchecked). Owned, because a closure borrowing its target retains it
+    /// around the assignment (the old value's release may run user code); untyped, because a
+    /// cast outside it copies the reference: each would be one more reference count operation
+    /// per write.
     @usableFromInline package let set: (consuming AnyObject, Value) -> Void
     /// Evaluates the key path expression again.
     @usableFromInline package let keyPath: () -> ReferenceWritableKeyPath<Target, Value>
