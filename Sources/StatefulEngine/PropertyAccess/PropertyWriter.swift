@@ -34,8 +34,8 @@ class AnyPropertyWriter {
 /// Writes through the key path: `target[keyPath: keyPath] = value`. The portable access's
 /// writer where the caller's code made no setter of the key path bound, and the direct
 /// access's for what it does not write itself (a path through another object, a subscript).
-final class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
-    private let typedKeyPath: ReferenceWritableKeyPath<Target, Value>
+class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
+    final let typedKeyPath: ReferenceWritableKeyPath<Target, Value>
 
     init(_ keyPath: ReferenceWritableKeyPath<Target, Value>) {
         typedKeyPath = keyPath
@@ -81,22 +81,17 @@ package struct KeyPathSetter<Target: AnyObject, Value> {
 /// writer checks at each write that the expression gives the bound key path (the same object),
 /// and writes through the bound key path otherwise. A key path literal gives the same object
 /// every time.
-final class SetterPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
-    private let typedKeyPath: ReferenceWritableKeyPath<Target, Value>
+final class SetterPropertyWriter<Target: AnyObject, Value>: KeyPathPropertyWriter<Target, Value> {
     private let setter: KeyPathSetter<Target, Value>
 
     init(_ keyPath: ReferenceWritableKeyPath<Target, Value>, _ setter: KeyPathSetter<Target, Value>) {
-        (typedKeyPath, self.setter) = (keyPath, setter)
-        super.init(keyPath: keyPath, trivialCopy: nil)
+        self.setter = setter
+        super.init(keyPath)
     }
 
     override func write(retained target: consuming AnyObject, _ box: UnsafeRawPointer) {
-        let value = Unmanaged<ValueBox<Value>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
-        if setter.keyPath() === typedKeyPath {
-            setter.set(target, value)
-        } else {
-            unsafeDowncast(target, to: Target.self)[keyPath: typedKeyPath] = value
-        }
+        guard setter.keyPath() === typedKeyPath else { return super.write(retained: target, box) }
+        setter.set(target, Unmanaged<ValueBox<Value>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value })
     }
 }
 
