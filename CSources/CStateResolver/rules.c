@@ -367,12 +367,10 @@ csr_status csr_remove_target(csr_table *t, uint32_t target) {
 
 CSR_PRIVATE void remove_all(csr_table *t) {
     release_caches(t);
-    /* Free every binding, then the whole index at once: freeing an array never allocates. */
-    Word_t key = 0;
-    csr_status status = CSR_OK;
-    for (binding *b = next_binding(t, &key, true, &status); b != NULL;
-         b = next_binding(t, &key, false, &status))
-        free_binding(t, b);
+    /* Free every binding, by slot (the index is not walked), then the whole index at once:
+     * freeing an array never allocates. */
+    for (uint32_t s = 0; s < t->slot_count; s++)
+        if (t->slots[s] != NULL) free_binding(t, t->slots[s]);
     JError_t error;
     JudyLFreeArray(&t->bindings, &error);
     t->bindings = NULL;

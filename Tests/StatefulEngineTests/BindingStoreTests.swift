@@ -81,4 +81,29 @@ struct BindingStoreTests {
         withExtendedLifetime(taken) {}
         #expect(store.retired.isEmpty && store.isEmpty)
     }
+
+    @Test func aBindingTheTableMovedKeepsOneSlotEntry() {
+        var store = BindingStore()
+        let binding = Self.binding(Target(), targetID: 1)
+        store.insert(binding)
+        store.index(binding, at: 3)
+        store.index(binding, at: 5)  // its rules went and came back: the table gave it another slot
+        #expect(store.binding(inSlot: 3, ifKey: binding.key) == nil)
+        #expect(store.binding(inSlot: 5, ifKey: binding.key)?.takeUnretainedValue() === binding)
+        #expect(store.removeAll(retiring: false).count == 1)
+    }
+
+    @Test func removingAllReturnsEachBindingOnceInSlotOrder() {
+        var store = BindingStore()
+        let target = Target()
+        let bindings = (1...4).map { Self.binding(target, targetID: UInt32($0)) }
+        for binding in bindings { store.insert(binding) }
+        store.index(bindings[0], at: 2)
+        store.index(bindings[1], at: 0)
+        store.index(bindings[2], at: 1)  // bindings[3] is not indexed yet
+        let removed = store.removeAll(retiring: true)
+        #expect(removed.map(\.key) == [bindings[1], bindings[2], bindings[0], bindings[3]].map(\.key))
+        #expect(store.isEmpty && store.binding(inSlot: 0, ifKey: bindings[1].key) == nil)
+        #expect(store.retired.count == 4)
+    }
 }

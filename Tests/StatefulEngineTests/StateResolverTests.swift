@@ -196,6 +196,9 @@ struct StateResolverTests {
         resolver.removeAllValues()
         #expect(b.writes == ["title=default"])  // width was at its default already
         #expect(resolver.ruleCount == 0)
+        // Every record, id and value handle is let go of at once.
+        #expect(resolver.bindings.isEmpty && resolver.targets.count == 0 && resolver.targets.nextID == 1)
+        #expect(resolver.slab.capacity == 0)
         try resolver.apply(.focused)
         #expect(b.width == 1.0)
     }

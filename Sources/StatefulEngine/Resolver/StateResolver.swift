@@ -207,13 +207,29 @@ public final class StateResolver {
 
     /// Removes every bound value, writing defaults back in the order ``apply(_:)`` writes.
     ///
-    /// - Complexity: O(*n* + *r*) in the bound pairs and rules.
+    /// - Complexity: O(*n* + *r*) in the bound pairs and rules, plus O(*w* log *w*) in the
+    ///   properties that held a bound value.
     public func removeAllValues() {
         checkNotEvaluating("removeAllValues()")
-        remove(bindings.sortedKeys.map { bindings[$0]! }) {
-            csr_remove_all(table)
-            applying.sensitiveBits = 0
+        applying.pending.detach()
+        slab.removeAll { csr_remove_all(table) }
+        applying.sensitiveBits = 0
+        applying.mutationCount += 1
+        drainReleased()
+        // Only the properties that hold a bound value are written; a setter may bind again.
+        for binding in bindings.holdingRuleValues { sync(binding) }
+        guard ruleCount == 0 else {
+            // User code bound values: only the bindings left without rules are forgotten.
+            for key in bindings.sortedKeys {
+                if let binding = bindings[key], ruleCount(of: binding) == 0 { forget(key) }
+            }
+            return
         }
+        // Every binding and target at once; released when the resolver is consistent again, as
+        // their values' deinits may call back.
+        let removed = bindings.removeAll(retiring: applying.isApplying)
+        targets.removeAll()
+        withExtendedLifetime(removed) {}
     }
 
     /// Removes bindings through `removeRules`, then settles them in first-bind order.

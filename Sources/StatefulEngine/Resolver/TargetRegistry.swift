@@ -34,7 +34,7 @@ struct TargetRegistry {
     }
 
     /// Whether `bound` is registered (not removed yet).
-    func contains(_ bound: BoundTarget) -> Bool { recordsByID[Int(bound.id) - 1] === bound }
+    func contains(_ bound: BoundTarget) -> Bool { Int(bound.id) <= recordsByID.count && recordsByID[Int(bound.id) - 1] === bound }
 
     /// Whether the targets' liveness is read from their reference counts (the direct access),
     /// as of the last registration: the property access is the process's, the same for every
@@ -74,6 +74,14 @@ struct TargetRegistry {
             last.sweepIndex = bound.sweepIndex
         }
         freeIDs.append(bound.id)
+    }
+
+    /// Unregisters every target (the caller removed every rule); ids start again at 1.
+    ///
+    /// - Complexity: O(*n*) in the targets, whose records are released.
+    mutating func removeAll() {
+        (idsByObject, recordsByID, sweepList) = ([:], [], [])
+        (nextID, freeIDs, sweepCursor) = (1, [], 0)
     }
 
     /// One step of the sweep: the target under the cursor when it was deallocated (the caller

@@ -81,8 +81,24 @@ final class ValueSlab {
     /// `handle`, and the retain on the predicate box in `predicateContext`, both held until
     /// ``drainReleased()``.
     func releaseRule(_ handle: csr_value, predicateContext: UnsafeMutableRawPointer?) {
-        remove(handle)
+        if !isRemovingAll { remove(handle) }
         if let predicateContext { release(Unmanaged<PredicateBox>.fromOpaque(predicateContext).takeRetainedValue()) }
+    }
+
+    /// Whether ``removeAll(_:)`` runs: the table lets go of every value, taken back at once.
+    private var isRemovingAll = false
+
+    /// Frees every handle: `removeRules` makes the table let go of all its rules (its calls
+    /// back release their predicates only), and the values are then kept until
+    /// ``drainReleased()`` all at once, in the order of their handles.
+    ///
+    /// - Complexity: O(1), and O(*n*) in the handles when drained.
+    func removeAll(_ removeRules: () -> Void) {
+        isRemovingAll = true
+        removeRules()
+        isRemovingAll = false
+        releasedEntries.append(entries)
+        (entries, freeHandles) = ([], [])
     }
 
     /// Values (and predicates) the table let go of, not yet released.
@@ -105,13 +121,19 @@ final class ValueSlab {
         return ids
     }
 
+    /// The values of ``removeAll(_:)``, not yet released.
+    @exclusivity(unchecked) private var releasedEntries: [[Entry]] = []
+
     /// Whether anything waits for ``drainReleased()``.
-    var hasReleased: Bool { !released.isEmpty }
+    var hasReleased: Bool { !released.isEmpty || !releasedEntries.isEmpty }
 
     /// Releases what the table let go of. Deinits run here and may call back into the resolver
     /// (what they release is released by the same loop).
     func drainReleased() {
-        while let value = released.popLast() { _ = value }
+        while hasReleased {
+            while let entries = releasedEntries.popLast() { _ = entries }
+            while let value = released.popLast() { _ = value }
+        }
     }
 
     subscript(handle: csr_value) -> AnyValueBox {
