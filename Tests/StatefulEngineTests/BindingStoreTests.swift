@@ -12,7 +12,7 @@ struct BindingStoreTests {
     static func binding(_ target: Target, targetID: UInt32, keyPathID: UInt32 = 0) -> Binding {
         let bound = BoundTarget(target, id: targetID, access: .current)
         let box = ValueBox(target.value)
-        let writer = processStrategy.writer(\Target.value, targetClass: Target.self, box: box, setter: nil)
+        let writer = processStrategy.writer(\Target.value, targetClass: Target.self, box: box, accessors: nil)
         return Binding(target: bound, keyPathID: keyPathID, writer: writer, defaultValue: box)
     }
 

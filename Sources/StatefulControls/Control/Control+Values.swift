@@ -30,17 +30,18 @@ extension Control {
         _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor
     ) {
-        bind(value, for: keyPath(), of: target, when: descriptor, setter: KeyPathSetter(keyPath))
+        bind(ValueBox(value), for: keyPath(), of: target, when: descriptor, accessors: KeyPathAccessors(keyPath))
     }
 
-    /// ``setValue(_:for:of:when:)`` with the caller's setter.
+    /// ``setValue(_:for:of:when:)`` with the value boxed and the key path's accessors made by
+    /// the caller's code.
     @usableFromInline
     func bind<Target: AnyObject, Value>(
-        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
-        when descriptor: StateDescriptor, setter: KeyPathSetter<Target, Value>
+        _ value: ValueBox<Value>, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        when descriptor: StateDescriptor, accessors: KeyPathAccessors<Target, Value>
     ) {
         do {
-            try resolver.setValue(value, for: keyPath, of: target, when: descriptor, setter: setter)
+            try resolver.setValue(value, for: keyPath, of: target, when: descriptor, accessors: accessors)
         } catch {
             stop(for: error, in: "\(type(of: self)).setValue(_:for:of:when:)")
         }

@@ -10,14 +10,14 @@ struct PortableAccess: PropertyAccessStrategy {
         PropertyPath(keyPath, valueType: valueType)
     }
 
-    /// The caller's setter when it has one and its expression gives the key path bound (a
+    /// The caller's setter when it made one and its expression gives the key path bound (a
     /// literal, a constant), else the key path itself.
     func writer<Target: AnyObject, Value>(
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>,
-        setter: KeyPathSetter<Target, Value>?
+        accessors: KeyPathAccessors<Target, Value>?
     ) -> AnyPropertyWriter {
-        guard let setter, setter.keyPath() === keyPath else { return KeyPathPropertyWriter(keyPath) }
-        return SetterPropertyWriter(keyPath, setter)
+        guard let accessors, accessors.reach(keyPath) else { return KeyPathPropertyWriter(keyPath) }
+        return SetterPropertyWriter(keyPath, accessors)
     }
 
     func reader<Root: AnyObject>(_ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass) -> (AnyObject) -> Bool {

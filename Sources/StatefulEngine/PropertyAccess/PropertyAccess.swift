@@ -60,10 +60,10 @@ protocol PropertyAccessStrategy: Sendable {
     func property<Value>(_ keyPath: AnyKeyPath, valueType: Value.Type, rootClass: AnyClass) -> PropertyPath
 
     /// The writer of `keyPath` on targets of class `targetClass`; `box` is a box of the values
-    /// it writes; `setter`, when the caller's code made one, assigns through the key path there.
+    /// it writes; `accessors`, when the caller's code made them, go through the key path there.
     func writer<Target: AnyObject, Value>(
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>,
-        setter: KeyPathSetter<Target, Value>?
+        accessors: KeyPathAccessors<Target, Value>?
     ) -> AnyPropertyWriter
 
     /// A reader of `keyPath` on objects of class `rootClass`.

@@ -48,33 +48,42 @@ class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
     }
 }
 
-/// A property's setter as the caller's code wrote it: a closure that assigns through the key
-/// path expression the caller passed, and that expression itself.
+/// A property's accessors as the caller's code wrote them: a setter and a getter that go
+/// through the key path expression the caller passed, and that expression itself.
 ///
-/// The binding entry points take their key path as an autoclosure and make both closures where
+/// The binding entry points take their key path as an autoclosure and make the accessors where
 /// they are inlined, in the caller's code: there the key path is usually a literal, and the
 /// optimiser turns `target[keyPath: \.title] = value` into the assignment `target.title = value`
-/// — no key path walk, no allocation. Plain Swift, so the portable access writes with it. Where
-/// the expression is not a literal, the closures still write through the key path.
+/// (and the read into `target.title`) — no key path walk, no allocation. Plain Swift, so the
+/// portable access writes with it. Where the expression is not a literal, the closures still
+/// go through the key path.
 @usableFromInline
-package struct KeyPathSetter<Target: AnyObject, Value> {
+package struct KeyPathAccessors<Target: AnyObject, Value> {
     /// Assigns through the key path expression to `target`, which it takes over and which must
     /// be a `Target` (unchecked). Owned, because a closure borrowing its target retains it
     /// around the assignment (the old value's release may run user code); untyped, because a
     /// cast outside it copies the reference: each would be one more reference count operation
     /// per write.
     @usableFromInline package let set: (consuming AnyObject, Value) -> Void
+    /// Reads through the key path expression, boxed (where the box's type is known): the
+    /// default a first binding captures.
+    @usableFromInline package let boxedValue: (Target) -> ValueBox<Value>
     /// Evaluates the key path expression again.
     @usableFromInline package let keyPath: () -> ReferenceWritableKeyPath<Target, Value>
 
     @inlinable
     package init(_ keyPath: @escaping () -> ReferenceWritableKeyPath<Target, Value>) {
         self.set = { target, value in unsafeDowncast(target, to: Target.self)[keyPath: keyPath()] = value }
+        self.boxedValue = { target in ValueBox(target[keyPath: keyPath()]) }
         self.keyPath = keyPath
     }
+
+    /// Whether the accessors reach the property of `keyPath`: whether the expression gives that
+    /// key path object (as a literal or a constant does every time).
+    func reach(_ keyPath: ReferenceWritableKeyPath<Target, Value>) -> Bool { self.keyPath() === keyPath }
 }
 
-/// Writes through a ``KeyPathSetter``, while its expression still gives the key path bound.
+/// Writes through ``KeyPathAccessors``, while its expression still gives the key path bound.
 ///
 /// An expression that gives another key path when evaluated again (a variable changed since,
 /// a function making a new key path) would write another property than the one bound: the
@@ -82,16 +91,16 @@ package struct KeyPathSetter<Target: AnyObject, Value> {
 /// and writes through the bound key path otherwise. A key path literal gives the same object
 /// every time.
 final class SetterPropertyWriter<Target: AnyObject, Value>: KeyPathPropertyWriter<Target, Value> {
-    private let setter: KeyPathSetter<Target, Value>
+    private let accessors: KeyPathAccessors<Target, Value>
 
-    init(_ keyPath: ReferenceWritableKeyPath<Target, Value>, _ setter: KeyPathSetter<Target, Value>) {
-        self.setter = setter
+    init(_ keyPath: ReferenceWritableKeyPath<Target, Value>, _ accessors: KeyPathAccessors<Target, Value>) {
+        self.accessors = accessors
         super.init(keyPath)
     }
 
     override func write(retained target: consuming AnyObject, _ box: UnsafeRawPointer) {
-        guard setter.keyPath() === typedKeyPath else { return super.write(retained: target, box) }
-        setter.set(target, Unmanaged<ValueBox<Value>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value })
+        guard accessors.reach(typedKeyPath) else { return super.write(retained: target, box) }
+        accessors.set(target, Unmanaged<ValueBox<Value>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value })
     }
 }
 

@@ -57,14 +57,14 @@ struct KeyPathIDs {
     }
 
     /// Makes the writer of `keyPath` on `target`'s class, which every later binding of it on
-    /// that class shares; `box` is any box of the values it writes, `setter` the binding
-    /// caller's (see ``KeyPathSetter``). The key path's id must have been asked for on that class.
+    /// that class shares; `box` is any box of the values it writes, `accessors` the binding
+    /// caller's (see ``KeyPathAccessors``). The key path's id must have been asked for on that class.
     mutating func makeWriter<Target: AnyObject, Value>(
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, box: ValueBox<Value>,
-        setter: KeyPathSetter<Target, Value>? = nil
+        accessors: KeyPathAccessors<Target, Value>? = nil
     ) -> AnyPropertyWriter {
         let rootClass: AnyClass = type(of: target)
-        let writer = processStrategy.writer(keyPath, targetClass: rootClass, box: box, setter: setter)
+        let writer = processStrategy.writer(keyPath, targetClass: rootClass, box: box, accessors: accessors)
         entries[KeyPathFromClass(keyPath, on: rootClass)]?.writer = writer
         return writer
     }

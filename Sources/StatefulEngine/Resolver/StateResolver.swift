@@ -104,14 +104,15 @@ public final class StateResolver {
         _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor
     ) throws(ResolverError) {
-        try setValue(value, for: keyPath(), of: target, when: descriptor, setter: KeyPathSetter(keyPath))
+        try setValue(ValueBox(value), for: keyPath(), of: target, when: descriptor, accessors: KeyPathAccessors(keyPath))
     }
 
-    /// ``setValue(_:for:of:when:)``, with the caller's setter (see ``KeyPathSetter``).
+    /// ``setValue(_:for:of:when:)``, with the value boxed and the key path's accessors made by
+    /// the caller's code (see ``KeyPathAccessors``).
     @usableFromInline
     package func setValue<Target: AnyObject, Value>(
-        _ value: Value, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
-        when descriptor: StateDescriptor, setter: KeyPathSetter<Target, Value>?
+        _ value: ValueBox<Value>, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        when descriptor: StateDescriptor, accessors: KeyPathAccessors<Target, Value>
     ) throws(ResolverError) {
         checkNotEvaluating("setValue(_:for:of:when:)")
         sweepDeadTargets(2)  // bounded work that keeps dead targets from piling up
@@ -120,8 +121,8 @@ public final class StateResolver {
         let key = Self.key(bound.id, keyPathID)
         let isNew = bindings[key] == nil
         if isNew {
-            let defaultValue = ValueBox(target[keyPath: keyPath])
-            let writer = sharedWriter ?? keyPaths.makeWriter(keyPath, of: target, box: defaultValue, setter: setter)
+            let defaultValue = accessors.reach(keyPath) ? accessors.boxedValue(target) : ValueBox(target[keyPath: keyPath])
+            let writer = sharedWriter ?? keyPaths.makeWriter(keyPath, of: target, box: defaultValue, accessors: accessors)
             bindings.insert(Binding(target: bound, keyPathID: keyPathID, writer: writer, defaultValue: defaultValue))
             bound.keyPathIDs.insert(keyPathID)
         }
@@ -139,16 +140,18 @@ public final class StateResolver {
         var slot: UInt32 = 0
         Self.expectSuccess(csr_slot(table, bound.id, keyPathID, &slot))
         bindings.index(binding, at: slot)
-        sync(binding)
+        // A rule that does not match the applied state wins nothing there: the property holds
+        // its value already.
+        if descriptor.predicate != nil || descriptor.matches(appliedState) { sync(binding) }
     }
 
     /// Adds the rule binding `value` for `descriptor` to the table; when the table refuses it,
     /// takes back what was made for it (released by the drain) and throws.
-    private func addRule<Value>(
-        _ value: Value, when descriptor: StateDescriptor, to bound: BoundTarget,
+    private func addRule(
+        _ value: AnyValueBox, when descriptor: StateDescriptor, to bound: BoundTarget,
         _ keyPathID: UInt32
     ) throws(ResolverError) {
-        let handle = try slab.insert(ValueBox(value))
+        let handle = try slab.insert(value)
         var cDescriptor = self.cDescriptor(forSetting: descriptor)
         applying.pending.detach()
         let status = csr_set(table, bound.id, keyPathID, &cDescriptor, handle)

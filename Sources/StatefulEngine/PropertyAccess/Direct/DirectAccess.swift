@@ -22,10 +22,10 @@
         /// itself, through the caller's setter (see ``PortableAccess``) or the key path.
         func writer<Target: AnyObject, Value>(
             _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>,
-            setter: KeyPathSetter<Target, Value>?
+            accessors: KeyPathAccessors<Target, Value>?
         ) -> AnyPropertyWriter {
             DirectPropertyWriter(keyPath, targetClass: targetClass, box: box)
-                ?? PortableAccess().writer(keyPath, targetClass: targetClass, box: box, setter: setter)
+                ?? PortableAccess().writer(keyPath, targetClass: targetClass, box: box, accessors: accessors)
         }
 
         func reader<Root: AnyObject>(_ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass) -> (AnyObject) -> Bool {

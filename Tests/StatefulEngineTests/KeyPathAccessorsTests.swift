@@ -7,7 +7,7 @@ import Testing
 /// evaluated again never writes another property than the one bound.
 @Suite("StateResolver: the caller's setter")
 @MainActor
-struct KeyPathSetterTests {
+struct KeyPathAccessorsTests {
     final class Inner { var count = 0 }
     final class Subject {
         var title = "none"
@@ -39,6 +39,23 @@ struct KeyPathSetterTests {
         withExtendedLifetime(keyPath) {}
     }
 
+    @Test func theDefaultIsReadFromTheBoundPropertyWhateverTheExpressionGivesNext() throws {
+        let resolver = StateResolver(), subject = Subject()
+        subject.title = "title's default"
+        subject.other = "other's value"
+        var evaluations = 0
+        func keyPath() -> ReferenceWritableKeyPath<Subject, String> {
+            evaluations += 1
+            return evaluations == 1 ? \.title : \.other
+        }
+        try resolver.setValue("selected", for: keyPath(), of: subject, when: .containing(.selected))
+        #expect(evaluations > 1, "evaluated again, to check the accessors")
+        #expect(resolver.value(for: \.title, of: subject, in: .normal) == "title's default")
+        try resolver.apply(.selected)
+        try resolver.apply(.normal)
+        #expect(subject.title == "title's default" && subject.other == "other's value")
+    }
+
     @Test func aKeyPathMadeAnewAtEachEvaluationIsWrittenThroughTheKeyPath() throws {
         let resolver = StateResolver(), subject = Subject()
         var evaluations = 0
@@ -63,7 +80,7 @@ struct KeyPathSetterTests {
 /// with the resolver's writer, and a local constant is all it reads.
 @Suite("StateResolver: the caller's setter keeps only what it reads")
 @MainActor
-struct KeyPathSetterLifetimeTests {
+struct KeyPathAccessorsLifetimeTests {
     final class Label { var text = "" }
     final class Owner {
         let keyPath = \Label.text
