@@ -28,6 +28,26 @@ struct KeyPathIDsTests {
         #expect(ids.count == (PropertyAccess.current == .direct ? 1 : 2))
     }
 
+    final class Inner { var x = 0 }
+    final class Outer { let inner = Inner() }
+
+    /// `\Outer.inner.x`, made as a new object at each call (by appending).
+    static func madeAnew() -> ReferenceWritableKeyPath<Outer, Int> {
+        (\Outer.inner as KeyPath<Outer, Inner>).appending(path: \Inner.x as ReferenceWritableKeyPath<Inner, Int>)
+    }
+
+    @Test func equalKeyPathObjectsShareAnIdAndTheCacheStaysBounded() {
+        var ids = KeyPathIDs()
+        let target = Outer()
+        let literal = ids.id(\Outer.inner.x, of: target)
+        #expect(Self.madeAnew() !== Self.madeAnew() && Self.madeAnew() == \Outer.inner.x)
+        for _ in 0..<1_000 { #expect(ids.id(Self.madeAnew(), of: target) == literal) }
+        #expect(ids.count == 1 && ids.cachedKeyPaths <= 20)
+        // Found for a key path object never seen, without numbering it.
+        #expect(ids.existingID(Self.madeAnew(), rootClass: Outer.self) == literal)
+        #expect(ids.existingID(\Outer.inner, rootClass: Outer.self) == nil && ids.count == 1)
+    }
+
     @Test func oneKeyPathOnTwoClassesIsLookedUpForEach() {
         var ids = KeyPathIDs()
         let base = Base(), derived = Derived()

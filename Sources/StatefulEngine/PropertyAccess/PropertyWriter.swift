@@ -80,6 +80,7 @@ package struct KeyPathAccessors<Target: AnyObject, Value> {
 
     /// Whether the accessors reach the property of `keyPath`: whether the expression gives that
     /// key path object (as a literal or a constant does every time).
+    @inline(__always)  // a call would look up the metadata of KeyPathAccessors<Target, Value>
     func reach(_ keyPath: ReferenceWritableKeyPath<Target, Value>) -> Bool { self.keyPath() === keyPath }
 }
 

@@ -9,13 +9,25 @@
 /// answer is cached by key path and target class, so it is found once. So is the key path's
 /// writer on that class, which every binding of the key path on targets of the class shares.
 struct KeyPathIDs {
-    /// A key path applied to targets of one class.
+    /// A key path object applied to targets of one class.
+    ///
+    /// Hashed and compared by the key path's identity: hashing a key path walks its components
+    /// (about 500 instructions a bind), and a literal is one object every time it is evaluated.
+    /// Equal key paths made as different objects are different keys that lead to the same id
+    /// (through ``idsByProperty``).
     private struct KeyPathFromClass: Hashable {
         let keyPath: AnyKeyPath
         let rootClass: ObjectIdentifier
 
         init(_ keyPath: AnyKeyPath, on rootClass: AnyClass) {
             (self.keyPath, self.rootClass) = (keyPath, ObjectIdentifier(rootClass))
+        }
+
+        static func == (lhs: Self, rhs: Self) -> Bool { lhs.keyPath === rhs.keyPath && lhs.rootClass == rhs.rootClass }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(ObjectIdentifier(keyPath))
+            hasher.combine(rootClass)
         }
     }
 
@@ -31,6 +43,9 @@ struct KeyPathIDs {
 
     /// The number of properties numbered.
     var count: Int { idsByProperty.count }
+
+    /// The number of key path objects whose ids are cached.
+    var cachedKeyPaths: Int { entries.count }
 
     /// The id of the property `keyPath` leads to from `target`, numbering it when it is new.
     ///
@@ -52,6 +67,9 @@ struct KeyPathIDs {
         let property = processStrategy.property(keyPath, valueType: Value.self, rootClass: rootClass)
         let id = idsByProperty[property] ?? UInt32(idsByProperty.count)
         idsByProperty[property] = id
+        // Key paths made anew at each evaluation would each add an entry: the cache starts
+        // again once it holds several times the properties.
+        if entries.count >= 4 * idsByProperty.count + 16 { entries.removeAll() }
         entries[key] = Entry(id: id)
         return (id, nil)
     }
@@ -69,11 +87,17 @@ struct KeyPathIDs {
         return writer
     }
 
-    /// The id of the property `keyPath` leads to from a target of `rootClass`, when that key
-    /// path was seen on that class before (by ``id(_:of:)``); nil otherwise. Numbers nothing.
+    /// The id of the property `keyPath` leads to from a target of `rootClass`, when that
+    /// property was numbered (by ``id(_:of:)``, through this key path or an equal one); nil
+    /// otherwise. Numbers nothing.
     ///
-    /// - Complexity: One hash lookup.
+    /// - Complexity: One hash lookup for a key path object seen before on this class; else
+    ///   finding the property (reading the key path) and one more.
     func existingID(_ keyPath: AnyKeyPath, rootClass: AnyClass) -> UInt32? {
-        entries[KeyPathFromClass(keyPath, on: rootClass)]?.id
+        if let entry = entries[KeyPathFromClass(keyPath, on: rootClass)] { return entry.id }
+        func property<Value>(valueType: Value.Type) -> PropertyPath {
+            processStrategy.property(keyPath, valueType: valueType, rootClass: rootClass)
+        }
+        return idsByProperty[_openExistential(type(of: keyPath).valueType, do: property)]
     }
 }
