@@ -126,11 +126,12 @@ typedef struct rule {
 } rule;
 
 typedef struct binding {
-    rule *rules;
+    rule *rules; /* `first` until a second rule is set: most bindings have one rule */
     uint32_t count;
     uint32_t capacity;
     uint32_t slot;
     uint32_t version; /* from the table's clock; cache entries of other versions are stale */
+    rule first;
 } binding;
 
 typedef struct predicate {

@@ -159,6 +159,8 @@ static csr_status new_binding(csr_table *t, Word_t key, binding **out) {
     binding *b = allocate(sizeof(binding), &t->rule_words);
     if (b == NULL) return CSR_ERR_NOMEM;
     memset(b, 0, sizeof *b);
+    b->rules = &b->first;
+    b->capacity = 1;
     JError_t error;
     PPvoid_t p = JudyLGet(t->bindings, key, &error); /* a tombstone to reuse? */
     if (p != NULL && p != PPJERR) {
@@ -174,6 +176,11 @@ static csr_status new_binding(csr_table *t, Word_t key, binding **out) {
     return CSR_OK;
 }
 
+/* Frees the rule array of `b` unless it is the one inline. */
+static void free_rules(csr_table *t, binding *b) {
+    if (b->rules != &b->first) deallocate(b->rules, b->capacity * sizeof(rule), &t->rule_words);
+}
+
 /* Releases every rule of `b` and frees it; the index must no longer point to it. Its slot's
  * cache entries stay behind: the next binding to take the slot has a newer version. */
 static void free_binding(csr_table *t, binding *b) {
@@ -182,7 +189,7 @@ static void free_binding(csr_table *t, binding *b) {
     t->slots[b->slot] = NULL;
     t->free_slots[t->free_slot_count++] = b->slot;
     t->binding_count--;
-    deallocate(b->rules, b->capacity * sizeof(rule), &t->rule_words);
+    free_rules(t, b);
     deallocate(b, sizeof(binding), &t->rule_words);
 }
 
@@ -224,12 +231,12 @@ static csr_status delete_binding(csr_table *t, Word_t key, binding *b) {
     return CSR_OK;
 }
 
-/* Room for one more rule in `b` (NULL: a binding to create): when it is full, a bigger array in
- * `*rules`, of `*capacity` rules, for the caller to swap in. */
+/* Room for one more rule in `b` (NULL: a binding to create, which holds one inline): when it is
+ * full, a bigger array in `*rules`, of `*capacity` rules, for the caller to swap in. */
 static csr_status reserve_rule(csr_table *t, const binding *b, rule **rules, uint32_t *capacity) {
-    if (b != NULL && b->count < b->capacity) return CSR_OK;
-    uint32_t old = b != NULL ? b->capacity : 0;
-    *capacity = doubled(old, 1, UINT32_MAX);
+    if (b == NULL || b->count < b->capacity) return CSR_OK;
+    uint32_t old = b->capacity;
+    *capacity = doubled(old, 2, UINT32_MAX);
     if (*capacity == old) return CSR_ERR_NOMEM; /* 2^32 - 1 rules */
     *rules = allocate(array_bytes(0, *capacity, sizeof(rule)), &t->rule_words);
     return *rules == NULL ? CSR_ERR_NOMEM : CSR_OK;
@@ -263,7 +270,7 @@ static csr_status set_rule(csr_table *t, uint32_t target, uint32_t key_path,
     }
     if (rules != NULL) {
         if (b->count > 0) memcpy(rules, b->rules, b->count * sizeof(rule));
-        deallocate(b->rules, b->capacity * sizeof(rule), &t->rule_words);
+        free_rules(t, b);
         b->rules = rules;
         b->capacity = capacity;
     }
