@@ -314,12 +314,21 @@ static inline Word_t binding_key(uint32_t target, uint32_t key_path) {
 
 /* The binding at `key`, NULL when there is none (or a tombstone): the one Judy call of the
  * warm path. */
-static inline csr_status lookup_binding(const csr_table *t, Word_t key, binding **out) {
+/* The binding of `key` (NULL when there is none) and its index entry (NULL when there is none;
+ * a tombstone's holds NULL), valid until the index changes. */
+static inline csr_status find_binding(const csr_table *t, Word_t key, binding **out,
+                                      PPvoid_t *entry) {
     JError_t error;
     PPvoid_t slot = JudyLGet(t->bindings, key, &error);
     if (slot == PPJERR) return CSR_ERR_JUDY;
     *out = slot == NULL ? NULL : (binding *)*slot; /* NULL for a tombstone too */
+    if (entry != NULL) *entry = slot;
     return CSR_OK;
+}
+
+/* The binding of `key`, NULL when there is none. */
+static inline csr_status lookup_binding(const csr_table *t, Word_t key, binding **out) {
+    return find_binding(t, key, out, NULL);
 }
 
 CSR_PRIVATE binding *next_binding(const csr_table *t, Word_t *key, bool first,

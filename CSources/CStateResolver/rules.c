@@ -152,7 +152,9 @@ static void take_slot(csr_table *t, uint32_t slot, binding *b) {
     b->version = next_version(t); /* the slot's old entries never match it */
 }
 
-static csr_status new_binding(csr_table *t, Word_t key, binding **out) {
+/* A binding for `key`, indexed; `tombstone` is the key's index entry when it holds a tombstone
+ * (reused), else NULL. */
+static csr_status new_binding(csr_table *t, Word_t key, PPvoid_t tombstone, binding **out) {
     uint32_t slot;
     csr_status status = reserve_slot(t, &slot);
     if (status != CSR_OK) return status;
@@ -162,8 +164,8 @@ static csr_status new_binding(csr_table *t, Word_t key, binding **out) {
     b->rules = &b->first;
     b->capacity = 1;
     JError_t error;
-    PPvoid_t p = JudyLGet(t->bindings, key, &error); /* a tombstone to reuse? */
-    if (p != NULL && p != PPJERR) {
+    PPvoid_t p = tombstone;
+    if (p != NULL) {
         t->tombstones--;
     } else if ((p = JudyLIns(&t->bindings, key, &error)) == PPJERR) {
         deallocate(b, sizeof(binding), &t->rule_words);
@@ -248,7 +250,8 @@ static csr_status set_rule(csr_table *t, uint32_t target, uint32_t key_path,
                            const csr_descriptor *d, csr_value value) {
     Word_t key = binding_key(target, key_path);
     binding *b;
-    csr_status status = lookup_binding(t, key, &b);
+    PPvoid_t entry;
+    csr_status status = find_binding(t, key, &b, &entry);
     if (status != CSR_OK) return status;
 
     int64_t found = b == NULL ? -1 : find_rule(t, b, d);
@@ -262,7 +265,7 @@ static csr_status set_rule(csr_table *t, uint32_t target, uint32_t key_path,
     uint32_t capacity = 0;
     if (found < 0 && reserve_rule(t, b, &rules, &capacity) != CSR_OK) return CSR_ERR_NOMEM;
     if (b == NULL) {
-        status = new_binding(t, key, &b);
+        status = new_binding(t, key, entry, &b); /* reserving changed no index */
         if (status != CSR_OK) {
             deallocate(rules, capacity * sizeof(rule), &t->rule_words);
             return status;

@@ -119,24 +119,30 @@ public final class StateResolver {
         let bound = try self.target(for: target)
         let (keyPathID, sharedWriter) = keyPaths.property(keyPath, of: target)
         let key = Self.key(bound.id, keyPathID)
-        let isNew = bindings[key] == nil
-        if isNew {
+        let existing = bindings[key]
+        let binding: Binding
+        if let existing {
+            binding = existing
+        } else {
             let defaultValue = accessors.reach(keyPath) ? accessors.boxedValue(target) : ValueBox(target[keyPath: keyPath])
             let writer = sharedWriter ?? keyPaths.makeWriter(keyPath, of: target, box: defaultValue, accessors: accessors)
-            bindings.insert(Binding(target: bound, keyPathID: keyPathID, writer: writer, defaultValue: defaultValue))
+            binding = Binding(target: bound, keyPathID: keyPathID, writer: writer, defaultValue: defaultValue)
+            bindings.insert(binding)
             bound.keyPathIDs.insert(keyPathID)
         }
         do {
             try addRule(value, when: descriptor, to: bound, keyPathID)
         } catch {
-            if isNew { forget(key) }
+            if existing == nil { forget(key) }
             throw error
         }
         applying.mutationCount += 1
         applying.sensitiveBits |= descriptor.sensitiveBits
-        drainReleased()
-        // A deinit drained just now may have removed the binding.
-        guard let binding = bindings[key] else { return }
+        if slab.hasReleased {
+            drainReleased()
+            // A deinit that ran just now may have removed the binding.
+            guard bindings[key] === binding else { return }
+        }
         var slot: UInt32 = 0
         Self.expectSuccess(csr_slot(table, bound.id, keyPathID, &slot))
         bindings.index(binding, at: slot)
