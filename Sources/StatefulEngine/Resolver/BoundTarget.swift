@@ -25,9 +25,10 @@ final class BoundTarget {
     /// The object's identity (its address), which a new object may take once this one is freed.
     let objectID: ObjectIdentifier
     let id: UInt32
-    var keyPathIDs = BoundKeyPathIDs()
+    /// Unchecked, as the resolver's parts are (see StateResolver): no access lasts across user code.
+    @exclusivity(unchecked) var keyPathIDs = BoundKeyPathIDs()
     /// The record's place in the resolver's sweep list.
-    var sweepIndex = 0
+    @exclusivity(unchecked) var sweepIndex = 0
 
     init(_ object: AnyObject, id: UInt32, access: PropertyAccess) {
         address = Unmanaged.passUnretained(object).toOpaque()

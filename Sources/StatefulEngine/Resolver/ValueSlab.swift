@@ -57,10 +57,11 @@ final class ValueSlab {
         var address: UnsafeRawPointer
     }
 
+    // Unchecked, as the resolver's parts are (see StateResolver): no access lasts across user code.
     @exclusivity(unchecked) private var entries: [Entry] = []
-    private var freeHandles: [csr_value] = []
+    @exclusivity(unchecked) private var freeHandles: [csr_value] = []
     /// The last version handed out; 0 stands for a binding's default value.
-    private var lastVersion: UInt64 = 0
+    @exclusivity(unchecked) private var lastVersion: UInt64 = 0
 
     /// The number of values held.
     var count: Int { entries.count - freeHandles.count }
@@ -97,7 +98,7 @@ final class ValueSlab {
     }
 
     /// Whether ``removeAll(_:)`` runs: the table lets go of every value, taken back at once.
-    private var isRemovingAll = false
+    @exclusivity(unchecked) private var isRemovingAll = false
 
     /// Frees every handle: `removeRules` makes the table let go of all its rules (its calls
     /// back release their predicates only), and the values are then kept until
