@@ -247,7 +247,7 @@ static csr_status reserve_rule(csr_table *t, const binding *b, rule **rules, uin
 /* ---- the mutations ------------------------------------------------------------------- */
 
 static csr_status set_rule(csr_table *t, uint32_t target, uint32_t key_path,
-                           const csr_descriptor *d, csr_value value) {
+                           const csr_descriptor *d, csr_value value, uint32_t *slot) {
     Word_t key = binding_key(target, key_path);
     binding *b;
     PPvoid_t entry;
@@ -305,15 +305,16 @@ static csr_status set_rule(csr_table *t, uint32_t target, uint32_t key_path,
     b->rules[at] = r;
     b->count++;
     invalidate(t, b);
+    if (slot != NULL) *slot = b->slot;
     return CSR_OK;
 }
 
 csr_status csr_set(csr_table *t, uint32_t target, uint32_t key_path, const csr_descriptor *d,
-                   csr_value value) {
+                   csr_value value, uint32_t *slot) {
     if (t == NULL || !valid_descriptor(d) || value > CSR_VALUE_MAX) return CSR_ERR_INVALID;
     if (t->busy) return CSR_ERR_REENTRANT;
     enter(t);
-    csr_status status = set_rule(t, target, key_path, d, value);
+    csr_status status = set_rule(t, target, key_path, d, value, slot);
     leave(t);
     return status;
 }

@@ -32,7 +32,7 @@ static void check_status(csr_status status, csr_status expected) {
 
 static void set(csr_table *t, ref_model *m, uint32_t target, uint32_t key_path,
                 const csr_descriptor *d, csr_value value) {
-    csr_status status = csr_set(t, target, key_path, d, value);
+    csr_status status = csr_set(t, target, key_path, d, value, NULL);
     check_status(status, CSR_OK);
     if (status == CSR_OK) ref_set(m, target, key_path, d, value);
 }

@@ -90,7 +90,7 @@ static void try_reentry(void) {
     size_t count;
     csr_candidate candidate;
     const csr_change *changes;
-    if (csr_set(table, 0, 0, &d, 1) != CSR_ERR_REENTRANT) fail("re-entrant csr_set");
+    if (csr_set(table, 0, 0, &d, 1, NULL) != CSR_ERR_REENTRANT) fail("re-entrant csr_set");
     if (csr_remove(table, 0, 0, &d) != CSR_ERR_REENTRANT) fail("re-entrant csr_remove");
     if (csr_remove_binding(table, 0, 0) != CSR_ERR_REENTRANT) fail("re-entrant csr_remove_binding");
     if (csr_remove_target(table, 0) != CSR_ERR_REENTRANT) fail("re-entrant csr_remove_target");
@@ -127,7 +127,7 @@ static void set(uint32_t t, uint32_t k, csr_descriptor d) {
     put_bit(live_values, value); /* before the call: a replace releases during it */
     live_value_count++;
     if (d.mode == CSR_CUSTOM) put_bit(live_contexts, next_context), live_context_count++;
-    if (csr_set(table, t, k, &d, value) != CSR_OK) fail("csr_set failed");
+    if (csr_set(table, t, k, &d, value, NULL) != CSR_OK) fail("csr_set failed");
     ref_set(&model, t, k, &d, value);
 }
 

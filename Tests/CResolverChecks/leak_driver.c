@@ -52,7 +52,7 @@ int main(void) {
             for (uint32_t k = 0; k < REF_KEY_PATHS; k++)
                 for (int i = 0; i < 6; i++) {
                     csr_descriptor d = ref_descriptor(modes[i], (uint64_t)(1 + i + t) & 0x7, 500 + 100 * ((i + k) % 3), 1 + i % 3);
-                    if (csr_set(table, t, k, &d, ++value) != CSR_OK) return 2;
+                    if (csr_set(table, t, k, &d, ++value, NULL) != CSR_OK) return 2;
                     ref_set(&model, t, k, &d, value);
                 }
         check(table, &model, "after filling");
@@ -63,8 +63,8 @@ int main(void) {
         }
         /* Mutate: replace, remove one, remove a binding, a target. */
         csr_descriptor d = ref_descriptor(CSR_CONTAINING, 1, 600, 0);
-        csr_set(table, 1, 1, &d, ++value), ref_set(&model, 1, 1, &d, value);
-        csr_set(table, 1, 1, &d, ++value), ref_set(&model, 1, 1, &d, value);
+        csr_set(table, 1, 1, &d, ++value, NULL), ref_set(&model, 1, 1, &d, value);
+        csr_set(table, 1, 1, &d, ++value, NULL), ref_set(&model, 1, 1, &d, value);
         csr_remove(table, 2, 2, &d), ref_remove(&model, 2, 2, &d);
         csr_remove_binding(table, 3, 0), ref_remove_binding(&model, 3, 0);
         csr_remove_target(table, 0), ref_remove_target(&model, 0);
@@ -74,7 +74,7 @@ int main(void) {
         csr_release_cache(table);
         check(table, &model, "after releasing the cache");
         /* Many bindings outside the model's range, removed again: tombstones, compaction. */
-        for (uint32_t t = 100; t < 400; t++) csr_set(table, t, 0, &d, ++value);
+        for (uint32_t t = 100; t < 400; t++) csr_set(table, t, 0, &d, ++value, NULL);
         for (uint32_t t = 100; t < 400; t++) csr_remove_target(table, t);
         check(table, &model, "after compaction");
         if (round == 1) {

@@ -80,7 +80,7 @@ static void test_capacity_overflow(void) {
     csr_table *t;
     CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
     csr_descriptor d = plain(CSR_CONTAINING, 1, 1);
-    CHECK(csr_set(t, 1, 1, &d, 7) == CSR_OK);
+    CHECK(csr_set(t, 1, 1, &d, 7, NULL) == CSR_OK);
     binding *b = t->slots[0];
 
     /* reserve_slot: 2^31 slots doubles to 2^32 - 1 (32 GiB of pointers, refused), never 0. */
@@ -124,16 +124,32 @@ static void test_capacity_overflow(void) {
     csr_table_destroy(t);
 }
 
+static void test_first_rule_inline(void) {
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    csr_descriptor one = plain(CSR_CONTAINING, 1, 1), two = plain(CSR_CONTAINING, 2, 1);
+    uint32_t slot = UINT32_MAX, looked_up = 0;
+    CHECK(csr_set(t, 5, 6, &one, 1, &slot) == CSR_OK);
+    CHECK(csr_slot(t, 5, 6, &looked_up) == CSR_OK && slot == looked_up); /* csr_set's slot */
+    binding *b = t->slots[slot];
+    CHECK(b->rules == &b->first && b->capacity == 1); /* no rule array for the first rule */
+    size_t allocated = mallocs;
+    CHECK(csr_set(t, 5, 6, &two, 2, NULL) == CSR_OK); /* the second allocates one, of two */
+    CHECK(b->rules != &b->first && b->capacity == 2 && b->count == 2 && mallocs == allocated + 1);
+    CHECK(resolve(t, 5, 6, 1) == 1 && resolve(t, 5, 6, 2) == 2 && resolve(t, 5, 6, 3) == 2);
+    csr_table_destroy(t);
+}
+
 static void test_version_clock_wraps(void) {
     csr_table *t;
     CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
     csr_descriptor on = plain(CSR_CONTAINING, 1, 1), off = plain(CSR_CONTAINING_NONE, 1, 1);
-    for (uint32_t k = 0; k < 3; k++) CHECK(csr_set(t, 1, k, &on, k) == CSR_OK);
+    for (uint32_t k = 0; k < 3; k++) CHECK(csr_set(t, 1, k, &on, k, NULL) == CSR_OK);
     CHECK(resolve(t, 1, 0, 1) == 0 && resolve(t, 1, 1, 1) == 1 && resolve(t, 1, 2, 0) == CSR_NO_VALUE);
     t->clock = UINT32_MAX - 1;
     for (uint32_t round = 0; round < 4; round++) { /* crosses the wrap */
         csr_value value = 100 + round;
-        CHECK(csr_set(t, 1, round % 3, &off, value) == CSR_OK);
+        CHECK(csr_set(t, 1, round % 3, &off, value, NULL) == CSR_OK);
         CHECK(resolve(t, 1, round % 3, 0) == value);
         CHECK(resolve(t, 1, round % 3, 1) == round % 3);
         CHECK(csr_remove(t, 1, round % 3, &off) == CSR_OK);
@@ -149,7 +165,7 @@ static void test_million_states(void) {
     csr_table *t;
     CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
     csr_descriptor odd = plain(CSR_CONTAINING, 1, 1), any = plain(CSR_CONTAINING, 0, 0);
-    CHECK(csr_set(t, 1, 1, &odd, 1) == CSR_OK && csr_set(t, 1, 1, &any, 2) == CSR_OK);
+    CHECK(csr_set(t, 1, 1, &odd, 1, NULL) == CSR_OK && csr_set(t, 1, 1, &any, 2, NULL) == CSR_OK);
     csr_stats s;
     size_t peak = 0;
     for (uint64_t state = 0; state < 1000000; state++) {
@@ -171,9 +187,9 @@ static void test_million_states(void) {
     /* A set now visits no cache: nothing allocated or freed, every cache counter unchanged. */
     csr_descriptor even = plain(CSR_CONTAINING_NONE, 1, 5);
     size_t allocated = mallocs, freed = frees;
-    CHECK(csr_set(t, 1, 1, &even, 3) == CSR_OK); /* a third rule: the rule array doubles */
+    CHECK(csr_set(t, 1, 1, &even, 3, NULL) == CSR_OK); /* a third rule: the rule array doubles */
     CHECK(mallocs == allocated + 1 && frees == freed + 1);
-    for (int i = 0; i < 100; i++) CHECK(csr_set(t, 1, 1, &even, 3 + i % 2) == CSR_OK);
+    for (int i = 0; i < 100; i++) CHECK(csr_set(t, 1, 1, &even, 3 + i % 2, NULL) == CSR_OK);
     CHECK(mallocs == allocated + 1 && frees == freed + 1);
     csr_stats after;
     csr_get_stats(t, &after);
@@ -191,7 +207,7 @@ static void test_cache_proportional(void) {
     CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
     csr_descriptor d = plain(CSR_CONTAINING, 0, 0);
     const uint32_t n = 300000;
-    for (uint32_t k = 0; k < n; k++) CHECK(csr_set(t, k / 8, k % 8, &d, k) == CSR_OK);
+    for (uint32_t k = 0; k < n; k++) CHECK(csr_set(t, k / 8, k % 8, &d, k, NULL) == CSR_OK);
     CHECK(resolve(t, 0, 0, 42) == 0); /* the index and a first state */
     csr_stats before, after;
     csr_get_stats(t, &before);
@@ -217,7 +233,7 @@ static void test_recent_grows(void) {
     CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
     CHECK(t->recent == no_recent && t->recent_mask == 1);
     csr_descriptor d = plain(CSR_CONTAINING, 1, 0);
-    CHECK(csr_set(t, 1, 1, &d, 7) == CSR_OK);
+    CHECK(csr_set(t, 1, 1, &d, 7, NULL) == CSR_OK);
     CHECK(t->recent == no_recent); /* csr_set resolves nothing */
     for (int i = 0; i < 1000; i++) {
         const csr_change *changes;
@@ -243,7 +259,7 @@ static void test_budgets(void) {
     CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
     CHECK(csr_set_cache_budget(NULL, 0) == CSR_ERR_INVALID);
     csr_descriptor d = plain(CSR_CONTAINING, 2, 0);
-    for (uint32_t k = 0; k < 100; k++) CHECK(csr_set(t, k, 0, &d, k) == CSR_OK);
+    for (uint32_t k = 0; k < 100; k++) CHECK(csr_set(t, k, 0, &d, k, NULL) == CSR_OK);
     csr_stats s;
     for (size_t budget = 0; budget <= 8192; budget += budget < 2048 ? 512 : 4096) {
         CHECK(csr_set_cache_budget(t, budget) == CSR_OK);
@@ -279,7 +295,7 @@ static void test_diffs_from_the_index(void) {
     csr_table *t;
     CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
     csr_descriptor d = plain(CSR_CONTAINING, 1, 0);
-    CHECK(csr_set(t, 3, 4, &d, 9) == CSR_OK);
+    CHECK(csr_set(t, 3, 4, &d, 9, NULL) == CSR_OK);
     for (int round = 0; round < 2; round++)
         for (uint64_t s = 0; s < 300; s++) {
             const csr_change *changes;
@@ -334,15 +350,15 @@ static void test_lint(void) {
     /* (1, 1): containing(1) @500 set after containing(2) @500, then containing(3) @900, and a
      * rule that never matches; (2, 0): a custom rule that calls back. */
     csr_descriptor d = plain(CSR_CONTAINING, 2, 500);
-    CHECK(csr_set(linted, 1, 1, &d, 10) == CSR_OK);
+    CHECK(csr_set(linted, 1, 1, &d, 10, NULL) == CSR_OK);
     d = plain(CSR_CONTAINING, 1, 500);
-    CHECK(csr_set(linted, 1, 1, &d, 11) == CSR_OK);
+    CHECK(csr_set(linted, 1, 1, &d, 11, NULL) == CSR_OK);
     d = plain(CSR_CONTAINING, 3, 900);
-    CHECK(csr_set(linted, 1, 1, &d, 12) == CSR_OK);
+    CHECK(csr_set(linted, 1, 1, &d, 12, NULL) == CSR_OK);
     d = plain(CSR_CONTAINING_ANY, 0, 2000);
-    CHECK(csr_set(linted, 1, 1, &d, 13) == CSR_OK);
+    CHECK(csr_set(linted, 1, 1, &d, 13, NULL) == CSR_OK);
     d = (csr_descriptor){CSR_CUSTOM, 0, 1, reentering_predicate, NULL, 42};
-    CHECK(csr_set(linted, 2, 0, &d, 14) == CSR_OK);
+    CHECK(csr_set(linted, 2, 0, &d, 14, NULL) == CSR_OK);
     CHECK(csr_lint(linted, states, 3, &report) == CSR_OK);
     CHECK(lint_refusals == 3);
     CHECK(report->state_count == 3 && report->words_per_rule == 1 && report->binding_count == 2);
@@ -390,7 +406,7 @@ static void reentering_release(csr_value value, void *predicate_context, void *c
     (void)value, (void)predicate_context, (void)context;
     csr_descriptor d = plain(CSR_EXACTLY, 0, 0);
     csr_value v;
-    refusals += csr_set(reentered, 9, 9, &d, 1) == CSR_ERR_REENTRANT;
+    refusals += csr_set(reentered, 9, 9, &d, 1, NULL) == CSR_ERR_REENTRANT;
     refusals += csr_resolve_slot(reentered, 0, 0, &v) == CSR_ERR_REENTRANT;
     csr_table_destroy(reentered);  /* ignored */
     csr_remove_all(reentered);     /* ignored */
@@ -404,9 +420,9 @@ static void reentering_release(csr_value value, void *predicate_context, void *c
 static void test_reentry(void) {
     CHECK(csr_table_create(&reentered, reentering_release, NULL) == CSR_OK);
     csr_descriptor d = plain(CSR_CONTAINING, 0, 0);
-    CHECK(csr_set(reentered, 1, 1, &d, 1) == CSR_OK);
+    CHECK(csr_set(reentered, 1, 1, &d, 1, NULL) == CSR_OK);
     CHECK(resolve(reentered, 1, 1, 0) == 1);
-    CHECK(csr_set(reentered, 1, 1, &d, 2) == CSR_OK); /* releases 1 */
+    CHECK(csr_set(reentered, 1, 1, &d, 2, NULL) == CSR_OK); /* releases 1 */
     CHECK(refusals == 3);
     CHECK(resolve(reentered, 1, 1, 0) == 2 && resolve(reentered, 9, 9, 0) == CSR_NO_VALUE);
     csr_table_destroy(reentered); /* releases 2, then is destroyed */
@@ -416,6 +432,7 @@ static void test_reentry(void) {
 int main(void) {
     test_size_helpers();
     test_capacity_overflow();
+    test_first_rule_inline();
     test_version_clock_wraps();
     test_budgets();
     test_reentry();

@@ -245,8 +245,8 @@ struct ResolverSemanticsTests {
         noPredicate.predicate = nil
         #expect(table.set(1, 1, noPredicate, 1) == CSR_ERR_INVALID)
         #expect(table.set(1, 1, rule(csr_mode(rawValue: 9), 0), 1) == CSR_ERR_INVALID)
-        #expect(csr_set(table.pointer, 1, 1, nil, 1) == CSR_ERR_INVALID)
-        #expect(csr_set(nil, 1, 1, nil, 1) == CSR_ERR_INVALID)
+        #expect(csr_set(table.pointer, 1, 1, nil, 1, nil) == CSR_ERR_INVALID)
+        #expect(csr_set(nil, 1, 1, nil, 1, nil) == CSR_ERR_INVALID)
         #expect(csr_resolve(table.pointer, 1, 1, 0, nil) == CSR_ERR_INVALID)
         #expect(csr_table_create(nil, nil, nil) == CSR_ERR_INVALID)
         #expect(table.stats.rules == 0)

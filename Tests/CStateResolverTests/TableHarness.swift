@@ -28,7 +28,7 @@ final class Table {
 
     @discardableResult
     func set(_ target: UInt32, _ keyPath: UInt32, _ descriptor: csr_descriptor, _ value: csr_value) -> csr_status {
-        withUnsafePointer(to: descriptor) { csr_set(pointer, target, keyPath, $0, value) }
+        withUnsafePointer(to: descriptor) { csr_set(pointer, target, keyPath, $0, value, nil) }
     }
 
     @discardableResult

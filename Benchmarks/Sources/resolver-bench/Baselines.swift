@@ -106,7 +106,7 @@ final class Table {
 
     func set(_ target: UInt32, _ keyPath: UInt32, _ rule: RuleSpec) {
         var descriptor = cDescriptor(rule)
-        let status = csr_set(pointer, target, keyPath, &descriptor, rule.value)
+        let status = csr_set(pointer, target, keyPath, &descriptor, rule.value, nil)
         precondition(status == CSR_OK, "csr_set failed: \(status)")
     }
 

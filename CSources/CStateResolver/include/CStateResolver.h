@@ -167,9 +167,10 @@ void csr_table_destroy(csr_table *table);
 
 /// Sets the rule (target, key_path, descriptor) to `value`. A rule with the same identity is
 /// replaced: its old value is released and it counts as the most recently set. O(rules of the
-/// pair) plus one index update; the caches are invalidated in O(1).
+/// pair) plus one index update; the caches are invalidated in O(1). When `slot` is not NULL and
+/// the call succeeds, it receives the pair's slot (see csr_slot).
 csr_status csr_set(csr_table *table, uint32_t target, uint32_t key_path,
-                   const csr_descriptor *descriptor, csr_value value);
+                   const csr_descriptor *descriptor, csr_value value, uint32_t *slot);
 
 /// Removes the one rule with the descriptor's identity. CSR_NOT_FOUND when there is none.
 csr_status csr_remove(csr_table *table, uint32_t target, uint32_t key_path,

@@ -130,8 +130,9 @@ public final class StateResolver {
             bindings.insert(binding)
             bound.keyPathIDs.insert(keyPathID)
         }
+        var slot: UInt32
         do {
-            try addRule(value, when: descriptor, to: bound, keyPathID)
+            slot = try addRule(value, when: descriptor, to: bound, keyPathID)
         } catch {
             if existing == nil { forget(key) }
             throw error
@@ -140,31 +141,34 @@ public final class StateResolver {
         applying.sensitiveBits |= descriptor.sensitiveBits
         if slab.hasReleased {
             drainReleased()
-            // A deinit that ran just now may have removed the binding.
+            // A deinit that ran just now may have removed the binding, or its rules and set
+            // them again (another slot).
             guard bindings[key] === binding else { return }
+            Self.expectSuccess(csr_slot(table, bound.id, keyPathID, &slot))
         }
-        var slot: UInt32 = 0
-        Self.expectSuccess(csr_slot(table, bound.id, keyPathID, &slot))
         bindings.index(binding, at: slot)
         // A rule that does not match the applied state wins nothing there: the property holds
         // its value already.
         if descriptor.predicate != nil || descriptor.matches(appliedState) { sync(binding) }
     }
 
-    /// Adds the rule binding `value` for `descriptor` to the table; when the table refuses it,
-    /// takes back what was made for it (released by the drain) and throws.
+    /// Adds the rule binding `value` for `descriptor` to the table and returns the pair's slot;
+    /// when the table refuses it, takes back what was made for it (released by the drain) and
+    /// throws.
     private func addRule(
         _ value: AnyValueBox, when descriptor: StateDescriptor, to bound: BoundTarget,
         _ keyPathID: UInt32
-    ) throws(ResolverError) {
+    ) throws(ResolverError) -> UInt32 {
         let handle = try slab.insert(value)
         var cDescriptor = self.cDescriptor(forSetting: descriptor)
         applying.pending.detach()
-        let status = csr_set(table, bound.id, keyPathID, &cDescriptor, handle)
-        guard status != CSR_OK else { return }
+        var slot: UInt32 = 0
+        let status = csr_set(table, bound.id, keyPathID, &cDescriptor, handle, &slot)
+        guard status != CSR_OK else { return slot }
         slab.releaseRule(handle, predicateContext: cDescriptor.predicate_context)
         drainReleased()
         try ResolverError.check(status)
+        throw .corrupted  // a status csr_set does not return
     }
 
     /// Removes the value bound to `keyPath` of `target` for exactly `descriptor` (same identity).
