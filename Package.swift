@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "PropertyKindsSupport", path: "Tests/PropertyKindsSupport"),
         .testTarget(
             name: "StatefulEngineTests",
-            dependencies: ["StatefulEngine", "CJudyFaultInjection", "PropertyKindsSupport"]
+            dependencies: ["StatefulEngine", "CJudyFaultInjection", "PropertyKindsSupport", "SeededRandom"]
         ),
         .testTarget(
             name: "StatefulControlsTests",

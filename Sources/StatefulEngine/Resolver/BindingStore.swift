@@ -13,7 +13,7 @@ internal import CStateResolver
 /// without a retain. Slots are reused by the table: an index entry is checked against the
 /// change's key.
 struct BindingStore {
-    private(set) var byKey: [UInt64: Binding] = [:]
+    private(set) var byKey = CompactDictionary<UInt64, Binding>()
     private var bySlot: ContiguousArray<Unmanaged<Binding>?> = []
     /// Bindings removed while an apply ran, until the outermost apply ends.
     private(set) var retired: [Binding] = []
@@ -84,10 +84,10 @@ struct BindingStore {
     mutating func removeAll(retiring: Bool) -> [Binding] {
         var removed = bySlot.compactMap { $0?.takeUnretainedValue() }
         if removed.count < byKey.count {  // a binding is indexed once its rule is in the table
-            removed += byKey.values.filter { !isIndexed($0) }
+            removed += byKey.values { !isIndexed($0) }
         }
         if retiring { retired.append(contentsOf: removed) }
-        (byKey, bySlot) = ([:], [])
+        (byKey, bySlot) = (CompactDictionary(), [])
         return removed
     }
 
@@ -96,7 +96,7 @@ struct BindingStore {
     ///
     /// - Complexity: O(*n* + *w* log *w*) in the bindings and those that hold a rule's value.
     var holdingRuleValues: [Binding] {
-        byKey.values.filter { $0.writtenVersion != 0 }.sorted { $0.key < $1.key }
+        byKey.values { $0.writtenVersion != 0 }.sorted { $0.key < $1.key }
     }
 
     /// The retired bindings, no longer kept: the caller releases them (their writers' and

@@ -38,8 +38,8 @@ struct KeyPathIDs {
         var writer: AnyPropertyWriter?
     }
 
-    private var entries: [KeyPathFromClass: Entry] = [:]
-    private var idsByProperty: [PropertyPath: UInt32] = [:]
+    private var entries = CompactDictionary<KeyPathFromClass, Entry>()
+    private var idsByProperty = CompactDictionary<PropertyPath, UInt32>()
 
     /// The number of properties numbered.
     var count: Int { idsByProperty.count }

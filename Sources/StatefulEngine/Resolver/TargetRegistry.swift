@@ -9,7 +9,7 @@
 /// purges nothing itself: the resolver purges a dead target's rules, then ``remove(_:)``s it.
 struct TargetRegistry {
     /// The id of the record made for the object at an address (which a later object may have).
-    private var idsByObject: [ObjectIdentifier: UInt32] = [:]
+    private var idsByObject = CompactDictionary<ObjectIdentifier, UInt32>()
     /// The record of each id in use, at index id − 1 (ids are dense: freed ones are reused).
     private var recordsByID: ContiguousArray<BoundTarget?> = []
     /// The next id never handed out.
@@ -80,7 +80,7 @@ struct TargetRegistry {
     ///
     /// - Complexity: O(*n*) in the targets, whose records are released.
     mutating func removeAll() {
-        (idsByObject, recordsByID, sweepList) = ([:], [], [])
+        (idsByObject, recordsByID, sweepList) = (CompactDictionary(), [], [])
         (nextID, freeIDs, sweepCursor) = (1, [], 0)
     }
 
