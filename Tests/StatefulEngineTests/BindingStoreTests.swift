@@ -106,4 +106,20 @@ struct BindingStoreTests {
         #expect(store.isEmpty && store.binding(inSlot: 0, ifKey: bindings[1].key) == nil)
         #expect(store.retired.count == 4)
     }
+
+    @Test func aTargetsBindingsAreFoundByItsIdInKeyOrder() {
+        var store = BindingStore()
+        let target = Target()
+        let bindings = [(3, 2), (1, 5), (3, 0), (1, 1)].map { Self.binding(target, targetID: UInt32($0.0), keyPathID: UInt32($0.1)) }
+        for binding in bindings { store.insert(binding) }
+        #expect(store.count == 4 && store.bindings(ofTarget: 3).map(\.keyPathID) == [0, 2])
+        #expect(store.sortedKeys == [bindings[3], bindings[1], bindings[2], bindings[0]].map(\.key))
+        #expect(!store.hasBindings(ofTarget: 2) && store.bindings(ofTarget: 9).isEmpty && store[StateResolver.key(9, 0)] == nil)
+        bindings[0].writtenVersion = 4
+        bindings[3].writtenVersion = 2
+        #expect(store.holdingRuleValues.map(\.key) == [bindings[3].key, bindings[0].key])  // first-bind order
+        #expect(store.remove(bindings[1].key, retiring: false) === bindings[1])
+        #expect(store.remove(bindings[3].key, retiring: false) === bindings[3])
+        #expect(!store.hasBindings(ofTarget: 1) && store.hasBindings(ofTarget: 3) && store.count == 2)
+    }
 }

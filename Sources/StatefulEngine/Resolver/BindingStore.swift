@@ -1,37 +1,65 @@
-// A resolver's part that holds its bindings: by key, by C slot for the apply loop, and the ones
-// removed during an apply, kept alive until it ends.
+// A resolver's part that holds its bindings: by target and key path, by C slot for the apply
+// loop, and the ones removed during an apply, kept alive until it ends.
 
 internal import CStateResolver
 
-/// The bindings of a resolver: owned by their key (target id and key path id), indexed by the
-/// C table's slot of their pair (see `csr_slot`) so that a change of a diff finds its binding
-/// without a hash lookup, and retired — kept alive — when removed while an apply may be
-/// writing them.
+/// The bindings of a resolver: owned by their target's entry (targets are numbered densely, so
+/// a key — target id and key path id — is found by an array index and a search among the
+/// target's few key paths, with no hashing), indexed by the C table's slot of their pair (see
+/// `csr_slot`) so that a change of a diff finds its binding without a lookup, and retired —
+/// kept alive — when removed while an apply may be writing them.
 ///
 /// The slot index holds unretained references: the store owns every binding it indexes, and
 /// keeps those removed during an apply in ``retired``, so the apply loop borrows each binding
 /// without a retain. Slots are reused by the table: an index entry is checked against the
 /// change's key.
 struct BindingStore {
-    private(set) var byKey = CompactDictionary<UInt64, Binding>()
+    /// The bindings of target id *i* at index *i* − 1.
+    private var byTarget: ContiguousArray<TargetBindings> = []
     private var bySlot: ContiguousArray<Unmanaged<Binding>?> = []
     /// Bindings removed while an apply ran, until the outermost apply ends.
     private(set) var retired: [Binding] = []
 
     /// The number of bindings.
-    var count: Int { byKey.count }
+    private(set) var count = 0
 
     /// Whether no binding is held.
-    var isEmpty: Bool { byKey.isEmpty }
+    var isEmpty: Bool { count == 0 }
+
+    /// Every binding in first-bind order: by target id, then by key path id.
+    ///
+    /// - Complexity: O(*n*) in the bindings, plus sorting each target's few.
+    var inKeyOrder: [Binding] { byTarget.flatMap { $0.sorted } }
 
     /// The keys of every binding, ascending: first-bind order (target id, then key path id).
-    var sortedKeys: [UInt64] { byKey.keys.sorted() }
+    var sortedKeys: [UInt64] { inKeyOrder.map(\.key) }
 
     /// The binding of `key`.
-    subscript(key: UInt64) -> Binding? { byKey[key] }
+    ///
+    /// - Complexity: O(*k*) in the target's bindings.
+    subscript(key: UInt64) -> Binding? {
+        let index = Int(key >> 32) - 1
+        guard byTarget.indices.contains(index) else { return nil }
+        return byTarget[index].binding(UInt32(truncatingIfNeeded: key))
+    }
 
-    /// Adds `binding` under its key (not indexed by slot until ``index(_:at:)``).
-    mutating func insert(_ binding: Binding) { byKey[binding.key] = binding }
+    /// The bindings of target id `target`, by key path id.
+    func bindings(ofTarget target: UInt32) -> [Binding] {
+        byTarget.indices.contains(Int(target) - 1) ? byTarget[Int(target) - 1].sorted : []
+    }
+
+    /// Whether target id `target` has a binding.
+    func hasBindings(ofTarget target: UInt32) -> Bool {
+        byTarget.indices.contains(Int(target) - 1) && !byTarget[Int(target) - 1].isEmpty
+    }
+
+    /// Adds `binding`, whose key is not held (not indexed by slot until ``index(_:at:)``).
+    mutating func insert(_ binding: Binding) {
+        let index = Int(binding.target.id) - 1
+        if byTarget.count <= index { byTarget.append(contentsOf: repeatElement(TargetBindings(), count: index + 1 - byTarget.count)) }
+        byTarget[index].insert(binding)
+        count += 1
+    }
 
     /// Records `binding`'s C slot and indexes it there, growing the index as needed.
     ///
@@ -67,7 +95,9 @@ struct BindingStore {
     /// binding is kept in ``retired``, as the apply may be writing it.
     @discardableResult
     mutating func remove(_ key: UInt64, retiring: Bool) -> Binding? {
-        guard let binding = byKey.removeValue(forKey: key) else { return nil }
+        let index = Int(key >> 32) - 1
+        guard byTarget.indices.contains(index), let binding = byTarget[index].remove(UInt32(truncatingIfNeeded: key)) else { return nil }
+        count -= 1
         if isIndexed(binding) { bySlot[Int(binding.slot)] = nil }
         if retiring { retired.append(binding) }
         return binding
@@ -83,20 +113,20 @@ struct BindingStore {
     /// - Complexity: O(*n*) in the bindings and slots.
     mutating func removeAll(retiring: Bool) -> [Binding] {
         var removed = bySlot.compactMap { $0?.takeUnretainedValue() }
-        if removed.count < byKey.count {  // a binding is indexed once its rule is in the table
-            removed += byKey.values { !isIndexed($0) }
+        if removed.count < count {  // a binding is indexed once its rule is in the table
+            removed += inKeyOrder.filter { !isIndexed($0) }
         }
         if retiring { retired.append(contentsOf: removed) }
-        (byKey, bySlot) = (CompactDictionary(), [])
+        (byTarget, bySlot, count) = ([], [], 0)
         return removed
     }
 
     /// The bindings whose property holds a value of a rule (not its default), in first-bind
     /// order (ascending keys).
     ///
-    /// - Complexity: O(*n* + *w* log *w*) in the bindings and those that hold a rule's value.
+    /// - Complexity: O(*n*) in the bindings.
     var holdingRuleValues: [Binding] {
-        byKey.values { $0.writtenVersion != 0 }.sorted { $0.key < $1.key }
+        byTarget.flatMap { $0.sorted.filter { $0.writtenVersion != 0 } }
     }
 
     /// The retired bindings, no longer kept: the caller releases them (their writers' and
@@ -105,5 +135,47 @@ struct BindingStore {
         let bindings = retired
         retired = []
         return bindings
+    }
+}
+
+/// The bindings of one target: the first inline, the others in an array, so that a target with
+/// one bound property costs no allocation. Holds one binding per key path id.
+struct TargetBindings {
+    private var first: Binding?
+    private var others: [Binding] = []
+
+    /// Whether no binding is held.
+    var isEmpty: Bool { first == nil }
+
+    /// The binding of key path id `keyPathID`.
+    ///
+    /// - Complexity: O(*k*) in the bindings held.
+    func binding(_ keyPathID: UInt32) -> Binding? {
+        if let first, first.keyPathID == keyPathID { return first }
+        return others.first { $0.keyPathID == keyPathID }
+    }
+
+    /// Adds `binding`, whose key path id is not held.
+    mutating func insert(_ binding: Binding) {
+        if first == nil { first = binding } else { others.append(binding) }
+    }
+
+    /// Removes the binding of `keyPathID` and returns it; nil when it is not held.
+    ///
+    /// - Complexity: O(*k*) in the bindings held.
+    mutating func remove(_ keyPathID: UInt32) -> Binding? {
+        if let removed = first, removed.keyPathID == keyPathID {
+            first = others.popLast()
+            return removed
+        }
+        guard let index = others.firstIndex(where: { $0.keyPathID == keyPathID }) else { return nil }
+        others.swapAt(index, others.count - 1)
+        return others.removeLast()
+    }
+
+    /// The bindings, by key path id.
+    var sorted: [Binding] {
+        guard let first else { return [] }
+        return others.isEmpty ? [first] : ([first] + others).sorted { $0.keyPathID < $1.keyPathID }
     }
 }

@@ -1,6 +1,6 @@
-// A resolver's record of one bound target: its id, its key paths, and whether it still lives.
+// A resolver's record of one bound target: its id, its object, and whether it still lives.
 
-/// A bound target, with the key paths bound on it.
+/// A bound target (its bindings are the ``BindingStore``'s, by its id).
 ///
 /// The target is not kept alive. With the portable property access the record holds a weak
 /// reference. With the direct access it holds an unowned reference, which keeps only the
@@ -25,9 +25,8 @@ final class BoundTarget {
     /// The object's identity (its address), which a new object may take once this one is freed.
     let objectID: ObjectIdentifier
     let id: UInt32
-    /// Unchecked, as the resolver's parts are (see StateResolver): no access lasts across user code.
-    @exclusivity(unchecked) var keyPathIDs = BoundKeyPathIDs()
-    /// The record's place in the resolver's sweep list.
+    /// The record's place in the resolver's sweep list; unchecked, as the resolver's parts are
+    /// (see StateResolver): no access lasts across user code.
     @exclusivity(unchecked) var sweepIndex = 0
 
     init(_ object: AnyObject, id: UInt32, access: PropertyAccess) {
@@ -62,38 +61,4 @@ final class BoundTarget {
             internalInconsistency("BoundTarget: reference counts read where the direct access is not compiled")
         #endif
     }
-}
-
-/// The ids of the key paths bound on one target: the first inline, the others in an array, so
-/// that a target with one bound property costs no allocation (a set would cost one for each).
-///
-/// Holds each id once: the resolver inserts an id only for a new binding.
-struct BoundKeyPathIDs: Sequence {
-    private var first: UInt32?
-    private var others: [UInt32] = []
-
-    /// Whether no id is held.
-    var isEmpty: Bool { first == nil }
-
-    /// Adds `id`, which is not held.
-    mutating func insert(_ id: UInt32) {
-        if first == nil { first = id } else { others.append(id) }
-    }
-
-    /// Removes `id` if it is held.
-    ///
-    /// - Complexity: O(*k*) in the ids held.
-    mutating func remove(_ id: UInt32) {
-        if first == id {
-            first = others.popLast()
-        } else if let index = others.firstIndex(of: id) {
-            others.swapAt(index, others.count - 1)
-            others.removeLast()
-        }
-    }
-
-    /// Removes every id.
-    mutating func removeAll() { (first, others) = (nil, []) }
-
-    func makeIterator() -> IndexingIterator<[UInt32]> { ((first.map { [$0] } ?? []) + others).makeIterator() }
 }

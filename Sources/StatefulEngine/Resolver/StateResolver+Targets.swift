@@ -38,17 +38,13 @@ extension StateResolver {
         guard targets.contains(bound) else { return }
         applying.pending.detach()
         Self.expectSuccess(csr_remove_target(table, bound.id))
-        for keyPathID in bound.keyPathIDs {
-            bindings.remove(Self.key(bound.id, keyPathID), retiring: applying.isApplying)
-        }
-        bound.keyPathIDs.removeAll()
+        for binding in bindings.bindings(ofTarget: bound.id) { bindings.remove(binding.key, retiring: applying.isApplying) }
         targets.remove(bound)
     }
 
     /// Forgets the binding of `key` (its rules are gone), and its target with its last binding.
     func forget(_ key: UInt64) {
         guard let binding = bindings.remove(key, retiring: applying.isApplying) else { return }
-        binding.target.keyPathIDs.remove(binding.keyPathID)
-        if binding.target.keyPathIDs.isEmpty { targets.remove(binding.target) }
+        if !bindings.hasBindings(ofTarget: binding.target.id) { targets.remove(binding.target) }
     }
 }

@@ -128,7 +128,6 @@ public final class StateResolver {
             let writer = sharedWriter ?? keyPaths.makeWriter(keyPath, of: target, box: defaultValue, accessors: accessors)
             binding = Binding(target: bound, keyPathID: keyPathID, writer: writer, defaultValue: defaultValue)
             bindings.insert(binding)
-            bound.keyPathIDs.insert(keyPathID)
         }
         var slot: UInt32
         do {
@@ -213,7 +212,7 @@ public final class StateResolver {
     public func removeValues(of target: AnyObject) {
         checkNotEvaluating("removeValues(of:)")
         guard let bound = existingTarget(target) else { return }
-        remove(bound.keyPathIDs.sorted().map { bindings[Self.key(bound.id, $0)]! }) {
+        remove(bindings.bindings(ofTarget: bound.id)) {
             Self.expectSuccess(csr_remove_target(table, bound.id))
         }
     }
