@@ -126,7 +126,8 @@ struct BindingStore {
     ///
     /// - Complexity: O(*n*) in the bindings.
     var holdingRuleValues: [Binding] {
-        byTarget.flatMap { $0.sorted.filter { $0.writtenVersion != 0 } }
+        let holdsRuleValue = { (binding: Binding) in binding.writtenVersion != 0 }
+        return byTarget.flatMap { $0.contains(where: holdsRuleValue) ? $0.sorted.filter(holdsRuleValue) : [] }
     }
 
     /// The retired bindings, no longer kept: the caller releases them (their writers' and
@@ -171,6 +172,12 @@ struct TargetBindings {
         guard let index = others.firstIndex(where: { $0.keyPathID == keyPathID }) else { return nil }
         others.swapAt(index, others.count - 1)
         return others.removeLast()
+    }
+
+    /// Whether a binding satisfies `predicate`.
+    func contains(where predicate: (Binding) -> Bool) -> Bool {
+        guard let first else { return false }
+        return predicate(first) || others.contains(where: predicate)
     }
 
     /// The bindings, by key path id.
