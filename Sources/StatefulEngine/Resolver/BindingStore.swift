@@ -56,7 +56,7 @@ struct BindingStore {
     /// Adds `binding`, whose key is not held (not indexed by slot until ``index(_:at:)``).
     mutating func insert(_ binding: Binding) {
         let index = Int(binding.target.id) - 1
-        if byTarget.count <= index { byTarget.append(contentsOf: repeatElement(TargetBindings(), count: index + 1 - byTarget.count)) }
+        while byTarget.count <= index { byTarget.append(TargetBindings()) }  // ids are dense: once
         byTarget[index].insert(binding)
         count += 1
     }
