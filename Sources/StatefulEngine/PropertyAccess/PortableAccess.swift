@@ -16,7 +16,7 @@ struct PortableAccess: PropertyAccessStrategy {
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>,
         accessors: KeyPathAccessors<Target, Value>?
     ) -> AnyPropertyWriter {
-        guard let accessors, accessors.reach(keyPath) else { return KeyPathPropertyWriter(keyPath) }
+        guard let accessors, accessors.reaches(keyPath) else { return KeyPathPropertyWriter(keyPath) }
         return SetterPropertyWriter(keyPath, accessors)
     }
 

@@ -81,7 +81,7 @@ package struct KeyPathAccessors<Target: AnyObject, Value> {
     /// Whether the accessors reach the property of `keyPath`: whether the expression gives that
     /// key path object (as a literal or a constant does every time).
     @inline(__always)  // a call would look up the metadata of KeyPathAccessors<Target, Value>
-    func reach(_ keyPath: ReferenceWritableKeyPath<Target, Value>) -> Bool { self.keyPath() === keyPath }
+    func reaches(_ keyPath: ReferenceWritableKeyPath<Target, Value>) -> Bool { self.keyPath() === keyPath }
 }
 
 /// Writes through ``KeyPathAccessors``, while its expression still gives the key path bound.
@@ -100,7 +100,7 @@ final class SetterPropertyWriter<Target: AnyObject, Value>: KeyPathPropertyWrite
     }
 
     override func write(retained target: consuming AnyObject, _ box: UnsafeRawPointer) {
-        guard accessors.reach(typedKeyPath) else { return super.write(retained: target, box) }
+        guard accessors.reaches(typedKeyPath) else { return super.write(retained: target, box) }
         accessors.set(target, Unmanaged<ValueBox<Value>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value })
     }
 }

@@ -58,13 +58,4 @@ struct CompactDictionary<Key: Hashable, Value> {
 
     /// Removes every entry; the dictionary is small again.
     mutating func removeAll() { (entries, table) = ([], nil) }
-
-    /// The keys, in no particular order.
-    var keys: [Key] { table.map { Array($0.keys) } ?? entries.map(\.key) }
-
-    /// The values that satisfy `isIncluded`, in no particular order.
-    func values(where isIncluded: (Value) -> Bool) -> [Value] {
-        if let table { return table.values.filter(isIncluded) }
-        return entries.lazy.map(\.value).filter(isIncluded)
-    }
 }

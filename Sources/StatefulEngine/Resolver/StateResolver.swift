@@ -124,7 +124,7 @@ public final class StateResolver {
         if let existing {
             binding = existing
         } else {
-            let defaultValue = accessors.reach(keyPath) ? accessors.boxedValue(target) : ValueBox(target[keyPath: keyPath])
+            let defaultValue = accessors.reaches(keyPath) ? accessors.boxedValue(target) : ValueBox(target[keyPath: keyPath])
             let writer = sharedWriter ?? keyPaths.makeWriter(keyPath, of: target, box: defaultValue, accessors: accessors)
             binding = Binding(target: bound, keyPathID: keyPathID, writer: writer, defaultValue: defaultValue)
             bindings.insert(binding)
@@ -219,8 +219,7 @@ public final class StateResolver {
 
     /// Removes every bound value, writing defaults back in the order ``apply(_:)`` writes.
     ///
-    /// - Complexity: O(*n* + *r*) in the bound pairs and rules, plus O(*w* log *w*) in the
-    ///   properties that held a bound value.
+    /// - Complexity: O(*n* + *r*) in the bound pairs and rules.
     public func removeAllValues() {
         checkNotEvaluating("removeAllValues()")
         applying.pending.detach()
