@@ -125,14 +125,24 @@ typedef struct rule {
     uint8_t mode;
 } rule;
 
+/* A binding and its rules are one allocation, moved to a bigger one when the rules outgrow it
+ * (the index and the slot array are then pointed at the new one): most bindings have one rule. */
 typedef struct binding {
-    rule *rules; /* `first` until a second rule is set: most bindings have one rule */
     uint32_t count;
     uint32_t capacity;
     uint32_t slot;
     uint32_t version; /* from the table's clock; cache entries of other versions are stale */
-    rule first;
+    rule rules[];     /* `capacity` of them, sorted for resolution */
 } binding;
+
+/* The bytes of a binding with room for `capacity` rules (SIZE_MAX when that overflows). */
+static inline size_t binding_bytes(size_t capacity) {
+    size_t bytes;
+    if (__builtin_mul_overflow(capacity, sizeof(rule), &bytes) ||
+        __builtin_add_overflow(bytes, sizeof(binding), &bytes))
+        return SIZE_MAX;
+    return bytes;
+}
 
 typedef struct predicate {
     csr_predicate_fn fn;

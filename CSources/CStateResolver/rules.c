@@ -158,17 +158,16 @@ static csr_status new_binding(csr_table *t, Word_t key, PPvoid_t tombstone, bind
     uint32_t slot;
     csr_status status = reserve_slot(t, &slot);
     if (status != CSR_OK) return status;
-    binding *b = allocate(sizeof(binding), &t->rule_words);
+    binding *b = allocate(binding_bytes(1), &t->rule_words);
     if (b == NULL) return CSR_ERR_NOMEM;
     memset(b, 0, sizeof *b);
-    b->rules = &b->first;
     b->capacity = 1;
     JError_t error;
     PPvoid_t p = tombstone;
     if (p != NULL) {
         t->tombstones--;
     } else if ((p = JudyLIns(&t->bindings, key, &error)) == PPJERR) {
-        deallocate(b, sizeof(binding), &t->rule_words);
+        deallocate(b, binding_bytes(1), &t->rule_words);
         return judy_status(&error);
     }
     *p = b;
@@ -176,11 +175,6 @@ static csr_status new_binding(csr_table *t, Word_t key, PPvoid_t tombstone, bind
     t->binding_count++;
     *out = b;
     return CSR_OK;
-}
-
-/* Frees the rule array of `b` unless it is the one inline. */
-static void free_rules(csr_table *t, binding *b) {
-    if (b->rules != &b->first) deallocate(b->rules, b->capacity * sizeof(rule), &t->rule_words);
 }
 
 /* Releases every rule of `b` and frees it; the index must no longer point to it. Its slot's
@@ -191,8 +185,7 @@ static void free_binding(csr_table *t, binding *b) {
     t->slots[b->slot] = NULL;
     t->free_slots[t->free_slot_count++] = b->slot;
     t->binding_count--;
-    free_rules(t, b);
-    deallocate(b, sizeof(binding), &t->rule_words);
+    deallocate(b, binding_bytes(b->capacity), &t->rule_words);
 }
 
 /* Rebuilds the index without tombstones once they outnumber live bindings. Optional: on any
@@ -233,15 +226,27 @@ static csr_status delete_binding(csr_table *t, Word_t key, binding *b) {
     return CSR_OK;
 }
 
-/* Room for one more rule in `b` (NULL: a binding to create, which holds one inline): when it is
- * full, a bigger array in `*rules`, of `*capacity` rules, for the caller to swap in. */
-static csr_status reserve_rule(csr_table *t, const binding *b, rule **rules, uint32_t *capacity) {
+/* Room for one more rule in `b` (NULL: a binding to create, which has room for one): when it is
+ * full, a bigger binding in `*grown`, with room for `*capacity` rules, for the caller to move
+ * `b` into. */
+static csr_status reserve_rule(csr_table *t, const binding *b, binding **grown, uint32_t *capacity) {
     if (b == NULL || b->count < b->capacity) return CSR_OK;
     uint32_t old = b->capacity;
     *capacity = doubled(old, 2, UINT32_MAX);
     if (*capacity == old) return CSR_ERR_NOMEM; /* 2^32 - 1 rules */
-    *rules = allocate(array_bytes(0, *capacity, sizeof(rule)), &t->rule_words);
-    return *rules == NULL ? CSR_ERR_NOMEM : CSR_OK;
+    *grown = allocate(binding_bytes(*capacity), &t->rule_words);
+    return *grown == NULL ? CSR_ERR_NOMEM : CSR_OK;
+}
+
+/* Moves `b` into `grown` (from reserve_rule), whose index entry is `entry`; returns `grown`. */
+static binding *move_binding(csr_table *t, binding *b, binding *grown, uint32_t capacity,
+                             PPvoid_t entry) {
+    memcpy(grown, b, binding_bytes(b->count));
+    grown->capacity = capacity;
+    *entry = grown;
+    t->slots[b->slot] = grown;
+    deallocate(b, binding_bytes(b->capacity), &t->rule_words);
+    return grown;
 }
 
 /* ---- the mutations ------------------------------------------------------------------- */
@@ -261,21 +266,14 @@ static csr_status set_rule(csr_table *t, uint32_t target, uint32_t key_path,
         pred = reserve_predicate(t);
         if (pred == NO_PREDICATE) return CSR_ERR_NOMEM;
     }
-    rule *rules = NULL;
+    binding *grown = NULL;
     uint32_t capacity = 0;
-    if (found < 0 && reserve_rule(t, b, &rules, &capacity) != CSR_OK) return CSR_ERR_NOMEM;
+    if (found < 0 && reserve_rule(t, b, &grown, &capacity) != CSR_OK) return CSR_ERR_NOMEM;
     if (b == NULL) {
         status = new_binding(t, key, entry, &b); /* reserving changed no index */
-        if (status != CSR_OK) {
-            deallocate(rules, capacity * sizeof(rule), &t->rule_words);
-            return status;
-        }
-    }
-    if (rules != NULL) {
-        if (b->count > 0) memcpy(rules, b->rules, b->count * sizeof(rule));
-        free_rules(t, b);
-        b->rules = rules;
-        b->capacity = capacity;
+        if (status != CSR_OK) return status;     /* (a new binding grows nothing) */
+    } else if (grown != NULL) {
+        b = move_binding(t, b, grown, capacity, entry);
     }
 
     rule r;

@@ -94,16 +94,17 @@ static void test_capacity_overflow(void) {
     CHECK(reserve_slot(t, &slot) == CSR_ERR_NOMEM);
     t->slot_count = saved_count, t->slot_capacity = saved_capacity;
 
-    /* csr_set's rule array: 2^31 rules grow to 2^32 - 1 (refused); at 2^32 - 1 they cannot. */
+    /* csr_set's rules: 2^31 rules grow to 2^32 - 1 (refused); at 2^32 - 1 they cannot. */
     binding full = *b;
-    rule *rules = NULL;
+    binding *grown = NULL;
     uint32_t capacity = 0;
     full.count = full.capacity = 1u << 31;
     before = refused;
-    CHECK(reserve_rule(t, &full, &rules, &capacity) == CSR_ERR_NOMEM && rules == NULL);
+    CHECK(reserve_rule(t, &full, &grown, &capacity) == CSR_ERR_NOMEM && grown == NULL);
     CHECK(refused == before + 1 && capacity == UINT32_MAX);
     full.count = full.capacity = UINT32_MAX;
-    CHECK(reserve_rule(t, &full, &rules, &capacity) == CSR_ERR_NOMEM && refused == before + 1);
+    CHECK(reserve_rule(t, &full, &grown, &capacity) == CSR_ERR_NOMEM && refused == before + 1);
+    CHECK(binding_bytes(SIZE_MAX / 2) == SIZE_MAX);
 
     /* reserve_predicate: index UINT32_MAX is the sentinel and never handed out. */
     t->pred_count = t->pred_capacity = 1u << 31;
@@ -124,7 +125,7 @@ static void test_capacity_overflow(void) {
     csr_table_destroy(t);
 }
 
-static void test_first_rule_inline(void) {
+static void test_binding_and_rules_in_one_allocation(void) {
     csr_table *t;
     CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
     csr_descriptor one = plain(CSR_CONTAINING, 1, 1), two = plain(CSR_CONTAINING, 2, 1);
@@ -132,11 +133,14 @@ static void test_first_rule_inline(void) {
     CHECK(csr_set(t, 5, 6, &one, 1, &slot) == CSR_OK);
     CHECK(csr_slot(t, 5, 6, &looked_up) == CSR_OK && slot == looked_up); /* csr_set's slot */
     binding *b = t->slots[slot];
-    CHECK(b->rules == &b->first && b->capacity == 1); /* no rule array for the first rule */
-    size_t allocated = mallocs;
-    CHECK(csr_set(t, 5, 6, &two, 2, NULL) == CSR_OK); /* the second allocates one, of two */
-    CHECK(b->rules != &b->first && b->capacity == 2 && b->count == 2 && mallocs == allocated + 1);
+    CHECK(b->capacity == 1 && b->count == 1); /* the binding and its rule: one allocation */
+    size_t allocated = mallocs, freed = frees;
+    CHECK(csr_set(t, 5, 6, &two, 2, NULL) == CSR_OK); /* moved to one with room for two */
+    CHECK(mallocs == allocated + 1 && frees == freed + 1);
+    b = t->slots[slot];
+    CHECK(b->capacity == 2 && b->count == 2 && b->slot == slot);
     CHECK(resolve(t, 5, 6, 1) == 1 && resolve(t, 5, 6, 2) == 2 && resolve(t, 5, 6, 3) == 2);
+    CHECK(csr_slot(t, 5, 6, &looked_up) == CSR_OK && looked_up == slot); /* the index follows */
     csr_table_destroy(t);
 }
 
@@ -187,7 +191,7 @@ static void test_million_states(void) {
     /* A set now visits no cache: nothing allocated or freed, every cache counter unchanged. */
     csr_descriptor even = plain(CSR_CONTAINING_NONE, 1, 5);
     size_t allocated = mallocs, freed = frees;
-    CHECK(csr_set(t, 1, 1, &even, 3, NULL) == CSR_OK); /* a third rule: the rule array doubles */
+    CHECK(csr_set(t, 1, 1, &even, 3, NULL) == CSR_OK); /* a third rule: the binding moves to room for four */
     CHECK(mallocs == allocated + 1 && frees == freed + 1);
     for (int i = 0; i < 100; i++) CHECK(csr_set(t, 1, 1, &even, 3 + i % 2, NULL) == CSR_OK);
     CHECK(mallocs == allocated + 1 && frees == freed + 1);
@@ -432,7 +436,7 @@ static void test_reentry(void) {
 int main(void) {
     test_size_helpers();
     test_capacity_overflow();
-    test_first_rule_inline();
+    test_binding_and_rules_in_one_allocation();
     test_version_clock_wraps();
     test_budgets();
     test_reentry();
