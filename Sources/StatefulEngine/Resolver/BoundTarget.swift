@@ -9,7 +9,9 @@
 /// without the side table a weak reference gives the object — which would send every retain
 /// and release of the target, anywhere in the program, down the runtime's slow path.
 final class BoundTarget {
-    private let address: UnsafeMutableRawPointer
+    /// The object's address, while the record is registered: the unowned reference of the
+    /// direct access keeps the memory there.
+    let address: UnsafeMutableRawPointer
     /// The object, for the portable access (nil with the direct access): loading it retains
     /// the object, or gives nil once its deinitialisation has begun.
     private(set) weak var weakObject: AnyObject?
@@ -54,7 +56,12 @@ final class BoundTarget {
     /// ``liveAddress`` with the direct access (``readsReferenceCounts``), which the apply loop
     /// has checked already.
     @inline(__always)
-    var liveAddressByReferenceCounts: UnsafeMutableRawPointer? {
+    var liveAddressByReferenceCounts: UnsafeMutableRawPointer? { Self.liveAddressByReferenceCounts(address) }
+
+    /// `address` while the object there lives, read from its reference counts (the direct
+    /// access): for a record's address, which keeps the object's memory.
+    @inline(__always)
+    static func liveAddressByReferenceCounts(_ address: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
         #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
             return isDeallocating(address) ? nil : address
         #else

@@ -8,7 +8,8 @@ extension StateResolver {
     /// `object` now has.
     func existingTarget(_ object: AnyObject) -> BoundTarget? {
         guard let bound = targets.record(at: object) else { return nil }
-        if bound.object === object { return bound }
+        // Compared by address, which takes no reference to the target.
+        if bound.liveAddress == Unmanaged.passUnretained(object).toOpaque() { return bound }
         purge(bound)
         return nil
     }

@@ -19,6 +19,10 @@ struct TargetRegistry {
     /// Every record, in no particular order (a removal moves the last one to its place), and
     /// the one ``nextDeadTarget()`` checks next.
     private var sweepList: ContiguousArray<BoundTarget> = []
+    /// The address of each record of ``sweepList``, at the same index: with the direct access
+    /// the sweep reads only these (and the objects' reference counts), not the records, which
+    /// lie among the bindings' memory.
+    private var sweepAddresses: ContiguousArray<UnsafeMutableRawPointer> = []
     private var sweepCursor = 0
 
     /// The number of bound targets.
@@ -59,6 +63,7 @@ struct TargetRegistry {
         if Int(id) > recordsByID.count { recordsByID.append(bound) } else { recordsByID[Int(id) - 1] = bound }
         bound.sweepIndex = sweepList.count
         sweepList.append(bound)
+        sweepAddresses.append(bound.address)
         return bound
     }
 
@@ -69,8 +74,10 @@ struct TargetRegistry {
         // A later object at the same address may have its own record by now.
         if idsByObject[bound.objectID] == bound.id { idsByObject[bound.objectID] = nil }
         let last = sweepList.removeLast()
+        sweepAddresses.removeLast()
         if last !== bound {
             sweepList[bound.sweepIndex] = last
+            sweepAddresses[bound.sweepIndex] = last.address
             last.sweepIndex = bound.sweepIndex
         }
         freeIDs.append(bound.id)
@@ -80,7 +87,7 @@ struct TargetRegistry {
     ///
     /// - Complexity: O(*n*) in the targets, whose records are released.
     mutating func removeAll() {
-        (idsByObject, recordsByID, sweepList) = (CompactDictionary(), [], [])
+        (idsByObject, recordsByID, sweepList, sweepAddresses) = (CompactDictionary(), [], [], [])
         (nextID, freeIDs, sweepCursor) = (1, [], 0)
     }
 
@@ -91,8 +98,11 @@ struct TargetRegistry {
     /// - Complexity: O(1).
     mutating func nextDeadTarget() -> BoundTarget? {
         if sweepCursor >= sweepList.count { sweepCursor = 0 }
-        let bound = sweepList[sweepCursor]
-        if bound.liveAddress == nil { return bound }
+        let lives =
+            readsReferenceCounts
+            ? BoundTarget.liveAddressByReferenceCounts(sweepAddresses[sweepCursor]) != nil
+            : sweepList[sweepCursor].liveAddress != nil
+        if !lives { return sweepList[sweepCursor] }
         sweepCursor += 1
         return nil
     }
