@@ -135,15 +135,6 @@ typedef struct binding {
     rule rules[];     /* `capacity` of them, sorted for resolution */
 } binding;
 
-/* The bytes of a binding with room for `capacity` rules (SIZE_MAX when that overflows). */
-static inline size_t binding_bytes(size_t capacity) {
-    size_t bytes;
-    if (__builtin_mul_overflow(capacity, sizeof(rule), &bytes) ||
-        __builtin_add_overflow(bytes, sizeof(binding), &bytes))
-        return SIZE_MAX;
-    return bytes;
-}
-
 typedef struct predicate {
     csr_predicate_fn fn;
     void *context;
@@ -267,6 +258,11 @@ static inline size_t array_bytes(size_t header, size_t count, size_t size) {
     return bytes;
 }
 
+/* The bytes of a binding with room for `capacity` rules (SIZE_MAX when that overflows). */
+static inline size_t binding_bytes(size_t capacity) {
+    return array_bytes(sizeof(binding), capacity, sizeof(rule));
+}
+
 /* `capacity` doubled (`initial` when 0), at most `limit`: `capacity` itself at the limit. */
 static inline uint32_t doubled(uint32_t capacity, uint32_t initial, uint32_t limit) {
     if (capacity == 0) return initial;
@@ -322,8 +318,6 @@ static inline Word_t binding_key(uint32_t target, uint32_t key_path) {
     return ((Word_t)target << 32) | key_path;
 }
 
-/* The binding at `key`, NULL when there is none (or a tombstone): the one Judy call of the
- * warm path. */
 /* The binding of `key` (NULL when there is none) and its index entry (NULL when there is none;
  * a tombstone's holds NULL), valid until the index changes. */
 static inline csr_status find_binding(const csr_table *t, Word_t key, binding **out,
@@ -336,7 +330,8 @@ static inline csr_status find_binding(const csr_table *t, Word_t key, binding **
     return CSR_OK;
 }
 
-/* The binding of `key`, NULL when there is none. */
+/* The binding at `key`, NULL when there is none (or a tombstone): the one Judy call of the
+ * warm path. */
 static inline csr_status lookup_binding(const csr_table *t, Word_t key, binding **out) {
     return find_binding(t, key, out, NULL);
 }
