@@ -49,7 +49,7 @@ struct KeyPathIDs {
 
     /// The id of the property `keyPath` leads to from `target`, numbering it when it is new.
     ///
-    /// - Complexity: One hash lookup for a key path seen before on this class.
+    /// - Complexity: One lookup (see ``CompactDictionary``) for a key path seen before on this class.
     mutating func id<Target: AnyObject, Value>(_ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target) -> UInt32 {
         property(keyPath, of: target).id
     }
@@ -57,7 +57,7 @@ struct KeyPathIDs {
     /// The id of the property `keyPath` leads to from `target` (numbered when it is new), and
     /// the key path's writer on `target`'s class if a binding made it (see ``makeWriter(_:of:box:)``).
     ///
-    /// - Complexity: One hash lookup for a key path seen before on this class.
+    /// - Complexity: One lookup (see ``CompactDictionary``) for a key path seen before on this class.
     mutating func property<Target: AnyObject, Value>(
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target
     ) -> (id: UInt32, writer: AnyPropertyWriter?) {
@@ -91,7 +91,7 @@ struct KeyPathIDs {
     /// property was numbered (by ``id(_:of:)``, through this key path or an equal one); nil
     /// otherwise. Numbers nothing.
     ///
-    /// - Complexity: One hash lookup for a key path object seen before on this class; else
+    /// - Complexity: One lookup (see ``CompactDictionary``) for a key path object seen before on this class; else
     ///   finding the property (reading the key path) and one more.
     func existingID(_ keyPath: AnyKeyPath, rootClass: AnyClass) -> UInt32? {
         if let entry = entries[KeyPathFromClass(keyPath, on: rootClass)] { return entry.id }

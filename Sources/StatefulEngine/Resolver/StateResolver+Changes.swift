@@ -38,12 +38,11 @@ extension StateResolver {
     /// named by the key path its first binding used: what an inspector lists, explaining each
     /// with ``explain(_:in:)``. Nothing is resolved or written.
     ///
-    /// - Complexity: O(*n* log *n*) in the bound properties.
+    /// - Complexity: O(*n*) in the bound properties, plus sorting each target's few.
     public var boundProperties: [BoundProperty] {
         checkNotEvaluating("boundProperties")
-        return bindings.sortedKeys.compactMap { key in
-            guard let binding = bindings[key], let object = binding.target.object else { return nil }
-            return BoundProperty(target: object, keyPath: binding.writer.keyPath)
+        return bindings.inKeyOrder.compactMap { binding in
+            binding.target.object.map { BoundProperty(target: $0, keyPath: binding.writer.keyPath) }
         }
     }
 

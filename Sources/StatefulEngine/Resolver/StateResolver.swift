@@ -223,17 +223,16 @@ public final class StateResolver {
     public func removeAllValues() {
         checkNotEvaluating("removeAllValues()")
         applying.pending.detach()
-        slab.removeAll { csr_remove_all(table) }
+        let values = slab.removeAll { csr_remove_all(table) }
         applying.sensitiveBits = 0
         applying.mutationCount += 1
         drainReleased()
+        withExtendedLifetime(values) {}  // released here: their deinits may call back
         // Only the properties that hold a bound value are written; a setter may bind again.
         for binding in bindings.holdingRuleValues { sync(binding) }
         guard ruleCount == 0 else {
             // User code bound values: only the bindings left without rules are forgotten.
-            for key in bindings.sortedKeys {
-                if let binding = bindings[key], ruleCount(of: binding) == 0 { forget(key) }
-            }
+            for binding in bindings.inKeyOrder { forgetIfWithoutRules(binding) }
             return
         }
         // Every binding and target at once; released when the resolver is consistent again, as
@@ -258,8 +257,14 @@ public final class StateResolver {
     private func settle(_ changed: [Binding]) {
         for binding in changed {
             sync(binding)
-            if bindings[binding.key] === binding, ruleCount(of: binding) == 0 { forget(binding.key) }
+            forgetIfWithoutRules(binding)
         }
+    }
+
+    /// Forgets `binding` if the store still holds it and it has no rule left (user code that
+    /// ran since may have removed it, or bound it again).
+    private func forgetIfWithoutRules(_ binding: Binding) {
+        if bindings[binding.key] === binding, ruleCount(of: binding) == 0 { forget(binding.key) }
     }
 
     // MARK: Queries

@@ -31,7 +31,7 @@ struct TargetRegistry {
     /// The record made for the object at `object`'s address: `object`'s own, or that of a
     /// deallocated object whose address `object` took (check with `===` on its `object`).
     ///
-    /// - Complexity: One hash lookup.
+    /// - Complexity: One lookup (see ``CompactDictionary``).
     func record(at object: AnyObject) -> BoundTarget? {
         guard let id = idsByObject[ObjectIdentifier(object)] else { return nil }
         return recordsByID[Int(id) - 1]

@@ -50,7 +50,7 @@ private func areEqual<E: Equatable>(_ type: E.Type, _ a: Any, _ b: Any) -> Bool?
 /// compares two integers and touches no reference count, and a reused handle never passes for
 /// the value it held before.
 final class ValueSlab {
-    private struct Entry {
+    struct Entry {
         var value: AnyValueBox?
         var version: UInt64
         /// The box's address, to borrow it without touching its reference count.
@@ -101,16 +101,17 @@ final class ValueSlab {
     @exclusivity(unchecked) private var isRemovingAll = false
 
     /// Frees every handle: `removeRules` makes the table let go of all its rules (its calls
-    /// back release their predicates only), and the values are then kept until
-    /// ``drainReleased()`` all at once, in the order of their handles.
+    /// back release their predicates only), and the values are returned in one array, in the
+    /// order of their handles, for the caller to release once the resolver is consistent (their
+    /// deinits may call back), as ``drainReleased()`` releases those of ``remove(_:)``.
     ///
-    /// - Complexity: O(1), and O(*n*) in the handles when drained.
-    func removeAll(_ removeRules: () -> Void) {
+    /// - Complexity: O(1), and O(*n*) in the handles when released.
+    func removeAll(_ removeRules: () -> Void) -> [Entry] {
         isRemovingAll = true
         removeRules()
         isRemovingAll = false
-        releasedEntries.append(entries)
-        (entries, freeHandles) = ([], [])
+        defer { (entries, freeHandles) = ([], []) }
+        return entries
     }
 
     /// Values (and predicates) the table let go of, not yet released.
@@ -133,19 +134,13 @@ final class ValueSlab {
         return ids
     }
 
-    /// The values of ``removeAll(_:)``, not yet released.
-    @exclusivity(unchecked) private var releasedEntries: [[Entry]] = []
-
     /// Whether anything waits for ``drainReleased()``.
-    var hasReleased: Bool { !released.isEmpty || !releasedEntries.isEmpty }
+    var hasReleased: Bool { !released.isEmpty }
 
     /// Releases what the table let go of. Deinits run here and may call back into the resolver
     /// (what they release is released by the same loop).
     func drainReleased() {
-        while hasReleased {
-            while let entries = releasedEntries.popLast() { _ = entries }
-            while let value = released.popLast() { _ = value }
-        }
+        while let value = released.popLast() { _ = value }
     }
 
     subscript(handle: csr_value) -> AnyValueBox {
