@@ -13,7 +13,7 @@ struct BindingStoreTests {
         let bound = BoundTarget(target, id: targetID, access: .current)
         let box = ValueBox(target.value)
         let writer = processStrategy.writer(\Target.value, targetClass: Target.self, box: box, accessors: nil)
-        return Binding(target: bound, keyPathID: keyPathID, writer: writer, defaultValue: box)
+        return TypedBinding(target.value, BindingFields(target: bound, keyPathID: keyPathID, writer: writer))
     }
 
     static func change(_ binding: Binding, slot: UInt32) -> csr_change {

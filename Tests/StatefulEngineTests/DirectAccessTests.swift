@@ -47,10 +47,11 @@
         func write<Value>(_ writer: AnyPropertyWriter, to target: AnyObject, _ value: Value) {
             let box = ValueBox(value)
             withExtendedLifetime(box) {
+                let source = ValueSource(object: ValueSlab.address(of: box), isDefault: false)
                 if let trivialCopy = writer.trivialCopy {
-                    trivialCopy.write(address(of: target), ValueSlab.address(of: box))
+                    trivialCopy.write(address(of: target), source)
                 } else {
-                    writer.write(address(of: target), ValueSlab.address(of: box))
+                    writer.write(address(of: target), source)
                 }
             }
         }

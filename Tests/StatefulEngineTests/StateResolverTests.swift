@@ -35,6 +35,39 @@ struct StateResolverTests {
         #expect(resolver.value(for: \.width, of: target, in: .normal) == nil)  // not bound
     }
 
+    /// Values of every alignment, and of an alignment below their size, for the defaults held
+    /// by the binding records (copied from them as bytes by the direct access).
+    final class Alignments {
+        struct Pair: Equatable { var a: Int32, b: Int32 }
+        var flag = true
+        var half: Int16 = -2
+        var pair = Pair(a: 1, b: 2)
+        var word = 3
+        var vector = SIMD4<Float>(1, 2, 3, 4)
+        var text = "default"
+    }
+
+    @Test func theDefaultsOfEveryAlignmentAreWrittenBackFromTheBindings() throws {
+        let resolver = StateResolver()
+        let target = Alignments()
+        try resolver.setValue(false, for: \.flag, of: target, when: .containing(.selected))
+        try resolver.setValue(7, for: \.half, of: target, when: .containing(.selected))
+        try resolver.setValue(.init(a: 8, b: 9), for: \.pair, of: target, when: .containing(.selected))
+        try resolver.setValue(10, for: \.word, of: target, when: .containing(.selected))
+        try resolver.setValue(.init(5, 6, 7, 8), for: \.vector, of: target, when: .containing(.selected))
+        try resolver.setValue("on", for: \.text, of: target, when: .containing(.selected))
+        for _ in 0..<2 {
+            #expect(try resolver.apply(.selected) == 6)
+            #expect(!target.flag && target.half == 7 && target.pair == .init(a: 8, b: 9) && target.word == 10)
+            #expect(target.vector == .init(5, 6, 7, 8) && target.text == "on")
+            #expect(try resolver.apply(.normal) == 6)
+            #expect(target.flag && target.half == -2 && target.pair == .init(a: 1, b: 2) && target.word == 3)
+            #expect(target.vector == .init(1, 2, 3, 4) && target.text == "default")
+        }
+        #expect(resolver.value(for: \.pair, of: target, in: .normal) == .init(a: 1, b: 2))
+        #expect(resolver.explain(\.vector, of: target, in: .normal).defaultValue == .init(1, 2, 3, 4))
+    }
+
     @Test func changedPropertiesAreWhatAnApplyWritesInItsOrder() throws {
         let resolver = StateResolver()
         let first = Recorder(), second = Recorder()

@@ -1,12 +1,13 @@
 // How a binding's value reaches its property: the writer interface the apply loop calls, and
 // the key path writer every property can use.
 
-/// Writes the value of a ``ValueBox`` to one property of one target.
+/// Writes a bound value to one property of one target: the value of a ``ValueBox`` (a rule's),
+/// or the default value of a ``TypedBinding``.
 ///
-/// The apply loop is not generic over targets and values: it hands a writer the box by address,
-/// borrowed, and the target by address, borrowed (the direct access), or as the reference its
-/// weak load made (the portable access). A writer copies the value before any user code it
-/// calls (a setter, the old value's deinit) runs.
+/// The apply loop is not generic over targets and values: it hands a writer the source by
+/// address, borrowed, and the target by address, borrowed (the direct access), or as the
+/// reference its weak load made (the portable access). A writer copies the value before any
+/// user code it calls (a setter, the old value's deinit) runs.
 class AnyPropertyWriter {
     /// The key path written, as bound.
     final let keyPath: AnyKeyPath
@@ -16,18 +17,38 @@ class AnyPropertyWriter {
 
     init(keyPath: AnyKeyPath, trivialCopy: TrivialCopy?) { (self.keyPath, self.trivialCopy) = (keyPath, trivialCopy) }
 
-    /// Writes the value of the ``ValueBox`` at `box` (borrowed) to the property of the live
-    /// object at `target`.
-    func write(_ target: UnsafeMutableRawPointer, _ box: UnsafeRawPointer) {
+    /// Writes the value at `source` (borrowed) to the property of the live object at `target`.
+    func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
         // A setter is user code: it gets the target retained, as any caller would hold it.
-        write(retained: Unmanaged<AnyObject>.fromOpaque(target).takeUnretainedValue(), box)
+        write(retained: Unmanaged<AnyObject>.fromOpaque(target).takeUnretainedValue(), source)
     }
 
-    /// Writes the value of the ``ValueBox`` at `box` (borrowed) to the property of `target`,
-    /// whose reference the writer takes over: the portable access's apply loop hands on the
-    /// one its weak load made, which keeps the target alive through its setter.
-    func write(retained target: consuming AnyObject, _ box: UnsafeRawPointer) {
+    /// Writes the value at `source` (borrowed) to the property of `target`, whose reference
+    /// the writer takes over: the portable access's apply loop hands on the one its weak load
+    /// made, which keeps the target alive through its setter.
+    func write(retained target: consuming AnyObject, _ source: ValueSource) {
         internalInconsistency("\(Self.self) writes by address only")
+    }
+}
+
+/// Where a value to write lies: the address of a rule's ``ValueBox`` or of the
+/// ``TypedBinding`` whose default it is, borrowed.
+struct ValueSource {
+    let object: UnsafeRawPointer
+    let isDefault: Bool
+
+    /// The value, of a writer's type `Value`.
+    @inline(__always)
+    func value<Value>(as type: Value.Type) -> Value {
+        isDefault
+            ? Unmanaged<TypedBinding<Value>>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.defaultValue }
+            : Unmanaged<ValueBox<Value>>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.value }
+    }
+
+    /// The value's address, given the offset of the value in a box and in a binding of its type.
+    @inline(__always)
+    func address(boxOffset: Int, defaultOffset: Int) -> UnsafeRawPointer {
+        object + (isDefault ? defaultOffset : boxOffset)
     }
 }
 
@@ -42,14 +63,14 @@ class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
         super.init(keyPath: keyPath, trivialCopy: nil)
     }
 
-    override func write(retained target: consuming AnyObject, _ box: UnsafeRawPointer) {
-        let value = Unmanaged<ValueBox<Value>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
-        unsafeDowncast(target, to: Target.self)[keyPath: typedKeyPath] = value
+    override func write(retained target: consuming AnyObject, _ source: ValueSource) {
+        unsafeDowncast(target, to: Target.self)[keyPath: typedKeyPath] = source.value(as: Value.self)
     }
 }
 
-/// A property's accessors as the caller's code wrote them: a setter and a getter that go
-/// through the key path expression the caller passed, and that expression itself.
+/// A property's accessors as the caller's code wrote them: a setter and a maker of the
+/// property's binding (which reads its default) that go through the key path expression the
+/// caller passed, and that expression itself.
 ///
 /// The binding entry points take their key path as an autoclosure and make the accessors where
 /// they are inlined, in the caller's code: there the key path is usually a literal, and the
@@ -65,16 +86,16 @@ package struct KeyPathAccessors<Target: AnyObject, Value> {
     /// cast outside it copies the reference: each would be one more reference count operation
     /// per write.
     @usableFromInline package let set: (consuming AnyObject, Value) -> Void
-    /// Reads through the key path expression, boxed (where the box's type is known): the
-    /// default a first binding captures.
-    @usableFromInline package let boxedValue: (Target) -> ValueBox<Value>
+    /// Makes the binding of the property on `target`, whose default is read through the key
+    /// path expression (where the binding's type is known).
+    @usableFromInline package let makeBinding: (Target, BindingFields) -> Binding
     /// Evaluates the key path expression again.
     @usableFromInline package let keyPath: () -> ReferenceWritableKeyPath<Target, Value>
 
     @inlinable
     package init(_ keyPath: @escaping () -> ReferenceWritableKeyPath<Target, Value>) {
         self.set = { target, value in unsafeDowncast(target, to: Target.self)[keyPath: keyPath()] = value }
-        self.boxedValue = { target in ValueBox(target[keyPath: keyPath()]) }
+        self.makeBinding = { target, fields in TypedBinding(target[keyPath: keyPath()], fields) }
         self.keyPath = keyPath
     }
 
@@ -99,27 +120,29 @@ final class SetterPropertyWriter<Target: AnyObject, Value>: KeyPathPropertyWrite
         super.init(keyPath)
     }
 
-    override func write(retained target: consuming AnyObject, _ box: UnsafeRawPointer) {
-        guard accessors.reaches(typedKeyPath) else { return super.write(retained: target, box) }
-        accessors.set(target, Unmanaged<ValueBox<Value>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value })
+    override func write(retained target: consuming AnyObject, _ source: ValueSource) {
+        guard accessors.reaches(typedKeyPath) else { return super.write(retained: target, source) }
+        accessors.set(target, source.value(as: Value.self))
     }
 }
 
-/// How to copy a trivial value of 1, 2, 4 or 8 bytes from its ``ValueBox`` into its property.
+/// How to copy a trivial value of 1, 2, 4 or 8 bytes from its source into its property.
 struct TrivialCopy {
     let size: Int
-    /// The value's offset in the box and the property's in the target object.
-    let boxOffset: Int, targetOffset: Int
+    /// The value's offset in a box and in a binding (its default), and the property's in the
+    /// target object.
+    let boxOffset: Int, defaultOffset: Int, targetOffset: Int
 
     @inline(__always)
-    func write(_ target: UnsafeMutableRawPointer, _ box: UnsafeRawPointer) {
-        let source = box + boxOffset
+    func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
+        // A value's alignment may be less than its size (two 32-bit fields): unaligned loads.
+        let source = source.address(boxOffset: boxOffset, defaultOffset: defaultOffset)
         let destination = target + targetOffset
         switch size {
-        case 1: destination.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
-        case 2: destination.storeBytes(of: source.load(as: UInt16.self), as: UInt16.self)
-        case 4: destination.storeBytes(of: source.load(as: UInt32.self), as: UInt32.self)
-        default: destination.storeBytes(of: source.load(as: UInt64.self), as: UInt64.self)
+        case 1: destination.storeBytes(of: source.loadUnaligned(as: UInt8.self), as: UInt8.self)
+        case 2: destination.storeBytes(of: source.loadUnaligned(as: UInt16.self), as: UInt16.self)
+        case 4: destination.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+        default: destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
         }
     }
 }

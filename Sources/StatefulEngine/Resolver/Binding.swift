@@ -1,24 +1,57 @@
-// A resolver's record of one bound (target, key path).
+// A resolver's record of one bound (target, key path), which holds the property's default value.
 
-/// One (target, key path): how to write it, its default value, and the value it holds.
-final class Binding {
-    let target: BoundTarget
-    let keyPathID: UInt32
-    let writer: AnyPropertyWriter
-    let defaultValue: AnyValueBox
-    /// The pair's slot in the C table, as of its last `csr_set`.
-    @exclusivity(unchecked) var slot: UInt32 = 0
+/// One (target, key path): how to write it, the value it holds, and (in its ``TypedBinding``)
+/// its default value — the property's value before its first binding, written back when no
+/// rule matches. The default is held by the record itself, not in a box of its own: one
+/// allocation a binding fewer.
+@usableFromInline
+package class Binding {
+    final let target: BoundTarget
+    /// The writer of the property, which every binding of it on targets of this class shares.
+    final let writer: AnyPropertyWriter
+    /// The target's id (high 32 bits) and the key path's (low 32 bits): see `StateResolver.key`.
+    final let key: UInt64
     /// The version (see ``ValueSlab``) of the value last written to the property, 0 for the
     /// default: a write is skipped when the value to write is this one, and a binding whose
     /// rules changed is brought to its winner by comparing with it.
-    @exclusivity(unchecked) var writtenVersion: UInt64 = 0
-    let key: UInt64
+    @exclusivity(unchecked) final var writtenVersion: UInt64 = 0
+    /// The pair's slot in the C table, as of its last `csr_set`.
+    @exclusivity(unchecked) final var slot: UInt32 = 0
 
-    init(target: BoundTarget, keyPathID: UInt32, writer: AnyPropertyWriter, defaultValue: AnyValueBox) {
-        self.target = target
-        self.keyPathID = keyPathID
-        self.writer = writer
-        self.defaultValue = defaultValue
-        self.key = StateResolver.key(target.id, keyPathID)
+    init(_ fields: BindingFields) {
+        (target, writer) = (fields.target, fields.writer)
+        key = StateResolver.key(fields.target.id, fields.keyPathID)
     }
+
+    final var keyPathID: UInt32 { UInt32(truncatingIfNeeded: key) }
+
+    /// The default value, boxed (a new box: for queries, not for the apply loop).
+    var defaultBox: AnyValueBox { internalInconsistency("Binding is abstract") }
+}
+
+/// A binding and its default value, of the property's type.
+///
+/// Made where the binding entry point is inlined, in the caller's code (see
+/// ``KeyPathAccessors``): there the class's generic metadata is known without a lookup.
+@usableFromInline
+package final class TypedBinding<Value>: Binding {
+    /// The default value; `var` only so that the direct access can take its address (never
+    /// set).
+    @exclusivity(unchecked) final var defaultValue: Value
+
+    @usableFromInline
+    package init(_ defaultValue: Value, _ fields: BindingFields) {
+        self.defaultValue = defaultValue
+        super.init(fields)
+    }
+
+    override var defaultBox: AnyValueBox { ValueBox(defaultValue) }
+}
+
+/// What a new ``Binding`` is made with besides its default value.
+@usableFromInline
+package struct BindingFields {
+    let target: BoundTarget
+    let keyPathID: UInt32
+    let writer: AnyPropertyWriter
 }

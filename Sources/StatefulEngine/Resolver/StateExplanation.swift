@@ -135,7 +135,7 @@ extension StateResolver {
                 descriptor: descriptor(of: $0.rule), value: unbox(slab[$0.rule.value]), matches: $0.matched,
                 sequence: $0.rule.sequence)
         }
-        return StateExplanation(keyPath: keyPath, state: state, candidates: candidates, defaultValue: unbox(binding.defaultValue))
+        return StateExplanation(keyPath: keyPath, state: state, candidates: candidates, defaultValue: unbox(binding.defaultBox))
     }
 
     /// The value of a box bound through a key path to `Value` (one binding per property: the

@@ -76,7 +76,7 @@ private struct RuleLinter {
             }
         }
         // The problems of the binding: the values it resolves to across the states.
-        let defaultValue = binding.defaultValue
+        let defaultValue = binding.defaultBox
         let winningValues = winners.map { resolver.slab[rules[$0].rule.value] }
         if winningValues.allSatisfy({ $0.isEqual(to: defaultValue) == true }) {
             append(.alwaysDefault, binding, object, value: defaultValue)

@@ -124,9 +124,11 @@ public final class StateResolver {
         if let existing {
             binding = existing
         } else {
-            let defaultValue = accessors.reaches(keyPath) ? accessors.boxedValue(target) : ValueBox(target[keyPath: keyPath])
-            let writer = sharedWriter ?? keyPaths.makeWriter(keyPath, of: target, box: defaultValue, accessors: accessors)
-            binding = Binding(target: bound, keyPathID: keyPathID, writer: writer, defaultValue: defaultValue)
+            let writer = sharedWriter ?? keyPaths.makeWriter(keyPath, of: target, box: value, accessors: accessors)
+            let fields = BindingFields(target: bound, keyPathID: keyPathID, writer: writer)
+            binding =
+                accessors.reaches(keyPath)
+                ? accessors.makeBinding(target, fields) : TypedBinding(target[keyPath: keyPath], fields)
             bindings.insert(binding)
         }
         var slot: UInt32
@@ -279,9 +281,8 @@ public final class StateResolver {
     ) -> Value? {
         checkNotEvaluating("value(for:of:in:)")
         guard let binding = binding(keyPath, of: target) else { return nil }
-        let handle = resolve(binding.key, in: state)
-        let box = handle.map { slab[$0] } ?? binding.defaultValue
-        return (box as? ValueBox<Value>)?.value
+        guard let handle = resolve(binding.key, in: state) else { return (binding as? TypedBinding<Value>)?.defaultValue }
+        return (slab[handle] as? ValueBox<Value>)?.value
     }
 
     /// The number of rules held.
@@ -373,9 +374,9 @@ public final class StateResolver {
                 purge(binding.target)
                 return false
             }
-            let box = beginWrite(binding, version, handle)
+            let source = beginWrite(binding, version, handle)
             let writer = binding.writer
-            if let trivialCopy = writer.trivialCopy { trivialCopy.write(address, box) } else { writer.write(address, box) }
+            if let trivialCopy = writer.trivialCopy { trivialCopy.write(address, source) } else { writer.write(address, source) }
         } else {
             guard let object = binding.target.weakObject else {
                 purge(binding.target)
@@ -387,11 +388,13 @@ public final class StateResolver {
     }
 
     /// Records that the binding is written the value of `version` (first: a setter that calls
-    /// back sees the value being written as written); returns the address of its box.
+    /// back sees the value being written as written); returns where the value lies: the box of
+    /// `handle`, or the binding's default.
     @inline(__always)
-    private func beginWrite(_ binding: Binding, _ version: UInt64, _ handle: csr_value?) -> UnsafeRawPointer {
+    private func beginWrite(_ binding: Binding, _ version: UInt64, _ handle: csr_value?) -> ValueSource {
         binding.writtenVersion = version
-        return handle.map(slab.boxAddress) ?? ValueSlab.address(of: binding.defaultValue)
+        guard let handle else { return ValueSource(object: UnsafeRawPointer(Unmanaged.passUnretained(binding).toOpaque()), isDefault: true) }
+        return ValueSource(object: slab.boxAddress(handle), isDefault: false)
     }
 
     /// Writes the binding's value for the applied state, if it does not hold it already.

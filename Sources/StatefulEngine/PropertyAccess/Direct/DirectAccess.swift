@@ -50,7 +50,7 @@
         }
     }
 
-    /// Writes a ``ValueBox`` to a stored property at its offset, or through a computed property's
+    /// Writes a value (see ``ValueSource``) to a stored property at its offset, or through a computed property's
     /// setter thunk, as the key path would.
     ///
     /// A key path write through the standard library costs about 1,800 instructions and a heap
@@ -72,15 +72,17 @@
         }
 
         private let access: Access
-        private let boxOffset: Int
+        private let boxOffset: Int, defaultOffset: Int
 
         /// The writer of `keyPath` on targets of class `targetClass` (a subclass of `Target`);
         /// `box` is any box of the values it writes. Nil when the key path leads elsewhere than a
         /// stored or settable computed property of the target.
         init?(_ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>) {
-            guard let components = KeyPathComponent.components(of: keyPath), let first = components.first else { return nil }
+            guard let components = KeyPathComponent.components(of: keyPath), let first = components.first,
+                let defaultOffset = TypedBinding<Value>.defaultValueOffset
+            else { return nil }
             let size = MemoryLayout<Value>.size
-            boxOffset = box.valueOffset
+            (boxOffset, self.defaultOffset) = (box.valueOffset, defaultOffset)
             if components.count == 1, let accessors = first.accessors {
                 guard let setter = accessors.setter else { return nil }
                 access = .setter(setter, block: accessors.block)
@@ -93,7 +95,8 @@
                 let isTrivialWord = _isPOD(Value.self) && [1, 2, 4, 8].contains(size)
                 super.init(
                     keyPath: keyPath,
-                    trivialCopy: isTrivialWord ? TrivialCopy(size: size, boxOffset: boxOffset, targetOffset: offset) : nil)
+                    trivialCopy: isTrivialWord
+                        ? TrivialCopy(size: size, boxOffset: boxOffset, defaultOffset: defaultOffset, targetOffset: offset) : nil)
             } else {
                 return nil
             }
@@ -109,9 +112,9 @@
         /// then the key path's argument block and its size.
         private typealias Setter = @convention(thin) (UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, Int) -> Void
 
-        override func write(_ target: UnsafeMutableRawPointer, _ box: UnsafeRawPointer) {
-            if let trivialCopy { return trivialCopy.write(target, box) }
-            let value = (box + boxOffset).assumingMemoryBound(to: Value.self)
+        override func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
+            if let trivialCopy { return trivialCopy.write(target, source) }
+            let value = source.address(boxOffset: boxOffset, defaultOffset: defaultOffset).assumingMemoryBound(to: Value.self)
             switch access {
             case .stored(let offset):
                 // One assignment: the new value copied in, then the old one released (its deinit,
@@ -136,6 +139,36 @@
             }
         }
     }
+
+    extension TypedBinding {
+        /// Where the default value lies in a binding of this type, in bytes from the object's
+        /// address; nil for an alignment not measured. A subclass's stored property follows its
+        /// superclass's at the next multiple of its alignment, so the offset depends on the
+        /// alignment alone: measured once per process on a binding of each alignment (the
+        /// self-check compares other types with it).
+        static var defaultValueOffset: Int? { defaultValueOffsets[MemoryLayout<Value>.alignment] }
+
+        /// Where the default value lies in this binding (see ``defaultValueOffset``).
+        var measuredDefaultValueOffset: Int {
+            withUnsafeMutablePointer(to: &defaultValue) {
+                UnsafeRawPointer($0) - UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+            }
+        }
+    }
+
+    /// The offset of a binding's default value by the value's alignment (1 to 16 bytes).
+    private let defaultValueOffsets: [Int: Int] = {
+        final class Probe {}
+        let probe = Probe()
+        let fields = BindingFields(
+            target: BoundTarget(probe, id: 1, access: .portable), keyPathID: 0,
+            writer: AnyPropertyWriter(keyPath: \Probe.self, trivialCopy: nil))
+        func offset<Value>(_ value: Value) -> (Int, Int) {
+            (MemoryLayout<Value>.alignment, TypedBinding(value, fields).measuredDefaultValueOffset)
+        }
+        let offsets = [offset(UInt8(0)), offset(UInt16(0)), offset(UInt32(0)), offset(UInt64(0)), offset(SIMD16<UInt8>())]
+        return Dictionary(offsets) { first, _ in first }
+    }()
 
     /// Whether the object at `address` is being (or has been) deinitialised, from its reference
     /// counts; its memory must still be allocated (see ``BoundTarget``).

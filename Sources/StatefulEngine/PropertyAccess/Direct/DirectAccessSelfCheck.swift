@@ -18,6 +18,7 @@
             case keyPathBuffer = "key path buffers are read as the expected components"
             case storedOffsets = "stored offsets match MemoryLayout.offset(of:)"
             case storedWrites = "a write at a stored offset is what a key path reads"
+            case defaultOffsets = "a binding's default value lies where its alignment says"
             case setterThunks = "a setter thunk call is a key path write, observers included"
             case getterThunks = "a getter thunk call is a key path read"
             case vtableResolution = "an override is found through the vtable"
@@ -48,7 +49,7 @@
             }
 
             mutating func run() {
-                guard checkStoredLayout(), checkStoredWrites(), checkAccessors() else { return }
+                guard checkStoredLayout(), checkDefaultOffsets(), checkStoredWrites(), checkAccessors() else { return }
                 checkLiveness()
             }
 
@@ -87,6 +88,22 @@
                 return true
             }
 
+            /// The offset of a binding's default value, measured by alignment on integers, against
+            /// bindings of other types.
+            mutating func checkDefaultOffsets() -> Bool {
+                let fields = BindingFields(
+                    target: BoundTarget(Marker(), id: 1, access: .portable), keyPathID: 0,
+                    writer: AnyPropertyWriter(keyPath: \Marker.self, trivialCopy: nil))
+                func matches<Value>(_ value: Value) -> Bool {
+                    let binding = TypedBinding(value, fields)
+                    return expect(
+                        .defaultOffsets, TypedBinding<Value>.defaultValueOffset == binding.measuredDefaultValueOffset,
+                        "\(Value.self) at \(binding.measuredDefaultValueOffset), expected \(TypedBinding<Value>.defaultValueOffset.map(String.init) ?? "none")")
+                }
+                return matches(true) && matches(2.5) && matches("text") && matches((UInt8(1), UInt64(2)))
+                    && matches(Marker() as AnyObject?) && matches(SIMD4<Float>(1, 2, 3, 4)) && matches(ProbeFields())
+            }
+
             mutating func checkStoredWrites() -> Bool {
                 let probe = StoredProbe()
                 weak var replaced: AnyObject?
@@ -119,7 +136,8 @@
                     return
                 }
                 withExtendedLifetime(box) {
-                    let target = Unmanaged.passUnretained(probe).toOpaque(), source = ValueSlab.address(of: box)
+                    let target = Unmanaged.passUnretained(probe).toOpaque()
+                    let source = ValueSource(object: ValueSlab.address(of: box), isDefault: false)
                     if let trivialCopy = writer.trivialCopy { trivialCopy.write(target, source) } else { writer.write(target, source) }
                 }
             }
@@ -148,8 +166,8 @@
                 else { return expect(.setterThunks, false, "no setter writer") }
                 withExtendedLifetime((observed, computed)) {
                     let target = Unmanaged.passUnretained(probe).toOpaque()
-                    observedWriter.write(target, ValueSlab.address(of: observed))
-                    computedWriter.write(target, ValueSlab.address(of: computed))
+                    observedWriter.write(target, ValueSource(object: ValueSlab.address(of: observed), isDefault: false))
+                    computedWriter.write(target, ValueSource(object: ValueSlab.address(of: computed), isDefault: false))
                 }
                 twin[keyPath: \AccessorProbe.observed] = 7
                 twin[keyPath: \AccessorProbe.computed] = "set"
@@ -176,7 +194,7 @@
                 guard let writer = DirectPropertyWriter(\AccessorProbe.overridable, targetClass: OverridingProbe.self, box: box) else {
                     return expect(.vtableResolution, false, "no setter writer for an overridable property")
                 }
-                withExtendedLifetime(box) { writer.write(Unmanaged.passUnretained(overriding).toOpaque(), ValueSlab.address(of: box)) }
+                withExtendedLifetime(box) { writer.write(Unmanaged.passUnretained(overriding).toOpaque(), ValueSource(object: ValueSlab.address(of: box), isDefault: false)) }
                 return expect(
                     .vtableResolution,
                     throughBase.isCanonical && throughBase == throughSubclass && throughBase != other
