@@ -393,7 +393,9 @@ public final class StateResolver {
     @inline(__always)
     private func beginWrite(_ binding: Binding, _ version: UInt64, _ handle: csr_value?) -> ValueSource {
         binding.writtenVersion = version
-        guard let handle else { return ValueSource(object: UnsafeRawPointer(Unmanaged.passUnretained(binding).toOpaque()), isDefault: true) }
+        guard let handle else {
+            return ValueSource(object: UnsafeRawPointer(Unmanaged.passUnretained(binding).toOpaque()), isDefault: true)
+        }
         return ValueSource(object: slab.boxAddress(handle), isDefault: false)
     }
 

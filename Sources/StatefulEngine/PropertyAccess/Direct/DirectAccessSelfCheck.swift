@@ -98,7 +98,8 @@
                     let binding = TypedBinding(value, fields)
                     return expect(
                         .defaultOffsets, TypedBinding<Value>.defaultValueOffset == binding.measuredDefaultValueOffset,
-                        "\(Value.self) at \(binding.measuredDefaultValueOffset), expected \(TypedBinding<Value>.defaultValueOffset.map(String.init) ?? "none")")
+                        "\(Value.self) at \(binding.measuredDefaultValueOffset), expected \(TypedBinding<Value>.defaultValueOffset.map(String.init) ?? "none")"
+                    )
                 }
                 return matches(true) && matches(2.5) && matches("text") && matches((UInt8(1), UInt64(2)))
                     && matches(Marker() as AnyObject?) && matches(SIMD4<Float>(1, 2, 3, 4)) && matches(ProbeFields())
@@ -194,7 +195,10 @@
                 guard let writer = DirectPropertyWriter(\AccessorProbe.overridable, targetClass: OverridingProbe.self, box: box) else {
                     return expect(.vtableResolution, false, "no setter writer for an overridable property")
                 }
-                withExtendedLifetime(box) { writer.write(Unmanaged.passUnretained(overriding).toOpaque(), ValueSource(object: ValueSlab.address(of: box), isDefault: false)) }
+                withExtendedLifetime(box) {
+                    writer.write(
+                        Unmanaged.passUnretained(overriding).toOpaque(), ValueSource(object: ValueSlab.address(of: box), isDefault: false))
+                }
                 return expect(
                     .vtableResolution,
                     throughBase.isCanonical && throughBase == throughSubclass && throughBase != other
