@@ -10,7 +10,8 @@
 /// and release of the target, anywhere in the program, down the runtime's slow path.
 final class BoundTarget {
     /// The object's address, while the record is registered: the unowned reference of the
-    /// direct access keeps the memory there.
+    /// direct access keeps the memory there. Also its identity, which a new object may take
+    /// once this one is freed.
     let address: UnsafeMutableRawPointer
     /// The object, for the portable access (nil with the direct access): loading it retains
     /// the object, or gives nil once its deinitialisation has begun.
@@ -21,15 +22,13 @@ final class BoundTarget {
         /// (an unowned read of a dead object traps).
         private unowned let memory: AnyObject?
     #endif
-    /// Whether liveness is read from the object's reference counts (the direct access), else
-    /// from ``weakObject``.
-    let readsReferenceCounts: Bool
-    /// The object's identity (its address), which a new object may take once this one is freed.
-    let objectID: ObjectIdentifier
-    let id: UInt32
     /// The record's place in the resolver's sweep list; unchecked, as the resolver's parts are
     /// (see StateResolver): no access lasts across user code.
     @exclusivity(unchecked) var sweepIndex = 0
+    let id: UInt32
+    /// Whether liveness is read from the object's reference counts (the direct access), else
+    /// from ``weakObject``.
+    let readsReferenceCounts: Bool
 
     init(_ object: AnyObject, id: UInt32, access: PropertyAccess) {
         address = Unmanaged.passUnretained(object).toOpaque()
@@ -38,7 +37,6 @@ final class BoundTarget {
         #endif
         readsReferenceCounts = access == .direct
         if access == .portable { weakObject = object }
-        objectID = ObjectIdentifier(object)
         self.id = id
     }
 

@@ -229,7 +229,7 @@ public final class StateResolver {
         applying.sensitiveBits = 0
         applying.mutationCount += 1
         drainReleased()
-        withExtendedLifetime(values) {}  // released here: their deinits may call back
+        ValueSlab.release(values)  // their deinits may call back
         // Only the properties that hold a bound value are written; a setter may bind again.
         for binding in bindings.holdingRuleValues { sync(binding) }
         guard ruleCount == 0 else {

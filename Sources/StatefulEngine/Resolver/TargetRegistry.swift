@@ -9,7 +9,7 @@
 /// purges nothing itself: the resolver purges a dead target's rules, then ``remove(_:)``s it.
 struct TargetRegistry {
     /// The id of the record made for the object at an address (which a later object may have).
-    private var idsByObject = CompactDictionary<ObjectIdentifier, UInt32>()
+    private var idsByObject = CompactDictionary<UnsafeMutableRawPointer, UInt32>()
     /// The record of each id in use, at index id − 1 (ids are dense: freed ones are reused).
     private var recordsByID: ContiguousArray<BoundTarget?> = []
     /// The next id never handed out.
@@ -33,7 +33,7 @@ struct TargetRegistry {
     ///
     /// - Complexity: One lookup (see ``CompactDictionary``).
     func record(at object: AnyObject) -> BoundTarget? {
-        guard let id = idsByObject[ObjectIdentifier(object)] else { return nil }
+        guard let id = idsByObject[Unmanaged.passUnretained(object).toOpaque()] else { return nil }
         return recordsByID[Int(id) - 1]
     }
 
@@ -59,7 +59,7 @@ struct TargetRegistry {
         }
         let bound = BoundTarget(object, id: id, access: access)
         readsReferenceCounts = bound.readsReferenceCounts
-        idsByObject[bound.objectID] = bound.id
+        idsByObject[bound.address] = bound.id
         if Int(id) > recordsByID.count { recordsByID.append(bound) } else { recordsByID[Int(id) - 1] = bound }
         bound.sweepIndex = sweepList.count
         sweepList.append(bound)
@@ -72,7 +72,7 @@ struct TargetRegistry {
     mutating func remove(_ bound: BoundTarget) {
         recordsByID[Int(bound.id) - 1] = nil
         // A later object at the same address may have its own record by now.
-        if idsByObject[bound.objectID] == bound.id { idsByObject[bound.objectID] = nil }
+        if idsByObject[bound.address] == bound.id { idsByObject[bound.address] = nil }
         let last = sweepList.removeLast()
         sweepAddresses.removeLast()
         if last !== bound {

@@ -51,10 +51,11 @@ private func areEqual<E: Equatable>(_ type: E.Type, _ a: Any, _ b: Any) -> Bool?
 /// the value it held before.
 final class ValueSlab {
     struct Entry {
-        var value: AnyValueBox?
+        /// The box, nil once freed. The slab holds one reference count on it, taken and given
+        /// back by hand, so that the apply loop borrows the box by its address without touching
+        /// it (and an entry is two words).
+        var box: Unmanaged<AnyValueBox>?
         var version: UInt64
-        /// The box's address, to borrow it without touching its reference count.
-        var address: UnsafeRawPointer
     }
 
     // Unchecked, as the resolver's parts are (see StateResolver): no access lasts across user code.
@@ -72,21 +73,21 @@ final class ValueSlab {
     func insert(_ value: AnyValueBox) throws(ResolverError) -> csr_value {
         lastVersion += 1
         if let handle = freeHandles.popLast() {
-            entries[Int(handle)] = Entry(value: value, version: lastVersion, address: Self.address(of: value))
+            entries[Int(handle)] = Entry(box: .passRetained(value), version: lastVersion)
             return handle
         }
         guard entries.count <= Int(CSR_VALUE_MAX) else { throw .tooManyValues }
-        entries.append(Entry(value: value, version: lastVersion, address: Self.address(of: value)))
+        entries.append(Entry(box: .passRetained(value), version: lastVersion))
         return csr_value(entries.count - 1)
     }
 
     /// Frees `handle`. The value itself is kept in ``released`` until ``drainReleased()``, so
     /// that no value's deinit (user code) runs while the C table calls back mid-mutation.
     func remove(_ handle: csr_value) {
-        guard let value = entries[Int(handle)].value else { internalInconsistency("value handle \(handle) released twice") }
-        released.append(value)
-        entries[Int(handle)].value = nil
+        guard let box = entries[Int(handle)].box else { internalInconsistency("value handle \(handle) released twice") }
+        entries[Int(handle)].box = nil
         freeHandles.append(handle)
+        released.append(box.takeRetainedValue())
     }
 
     /// Takes back what the table holds for a rule it lets go of (or refused): the value at
@@ -102,10 +103,10 @@ final class ValueSlab {
 
     /// Frees every handle: `removeRules` makes the table let go of all its rules (its calls
     /// back release their predicates only), and the values are returned in one array, in the
-    /// order of their handles, for the caller to release once the resolver is consistent (their
-    /// deinits may call back), as ``drainReleased()`` releases those of ``remove(_:)``.
+    /// order of their handles, for the caller to ``release(_:)`` once the resolver is consistent
+    /// (their deinits may call back), as ``drainReleased()`` releases those of ``remove(_:)``.
     ///
-    /// - Complexity: O(1), and O(*n*) in the handles when released.
+    /// - Complexity: O(1).
     func removeAll(_ removeRules: () -> Void) -> [Entry] {
         isRemovingAll = true
         removeRules()
@@ -113,6 +114,15 @@ final class ValueSlab {
         defer { (entries, freeHandles) = ([], []) }
         return entries
     }
+
+    /// Releases the values of entries ``removeAll(_:)`` returned, in order.
+    ///
+    /// - Complexity: O(*n*) in the entries.
+    static func release(_ entries: [Entry]) {
+        for entry in entries { entry.box?.release() }
+    }
+
+    deinit { Self.release(entries) }
 
     /// Values (and predicates) the table let go of, not yet released.
     @exclusivity(unchecked) private var released: [AnyObject] = []
@@ -144,10 +154,10 @@ final class ValueSlab {
     }
 
     subscript(handle: csr_value) -> AnyValueBox {
-        guard let value = entries[Int(handle)].value else {
+        guard let box = entries[Int(handle)].box else {
             internalInconsistency("value handle \(handle) used after release")
         }
-        return value
+        return box.takeUnretainedValue()
     }
 
     /// The version of the value at `handle` (see ``ValueSlab``).
@@ -158,7 +168,7 @@ final class ValueSlab {
     /// table releases it and ``drainReleased()`` runs (see ``PropertyWriter`` for why a write
     /// is done with it by then).
     @inline(__always)
-    func boxAddress(_ handle: csr_value) -> UnsafeRawPointer { entries[Int(handle)].address }
+    func boxAddress(_ handle: csr_value) -> UnsafeRawPointer { UnsafeRawPointer(entries[Int(handle)].box.unsafelyUnwrapped.toOpaque()) }
 
     static func address(of box: AnyValueBox) -> UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque()) }
 }
