@@ -18,6 +18,7 @@
 #include "resolver_internal.h"
 
 #include "memory.c"
+#include "pool.c"
 #include "rules.c"
 #include "cache_index.c"
 #include "recent.c"

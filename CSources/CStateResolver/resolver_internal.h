@@ -8,6 +8,7 @@
  * -----
  * CStateResolver.c  the target's one translation unit: includes the files below (why: there)
  * memory.c          size arithmetic, allocation and its accounting; the table's life and stats
+ * pool.c            the pool of one-rule bindings (blocks of them, a free list)
  * rules.c           rule, binding, slot and predicate storage; csr_set and csr_remove*
  * cache_index.c     the item index, the CLOCK ring, the memory budget; csr_clear_cache,
  *                   csr_release_cache, csr_set_cache_budget
@@ -135,6 +136,14 @@ typedef struct binding {
     rule rules[];     /* `capacity` of them, sorted for resolution */
 } binding;
 
+/* A block of the pool of one-rule bindings (pool.c): `capacity` of them follow the header, the
+ * first `used` handed out at least once. */
+typedef struct pool_block {
+    struct pool_block *next; /* the block allocated before this one */
+    uint32_t capacity;
+    uint32_t used;
+} pool_block;
+
 typedef struct predicate {
     csr_predicate_fn fn;
     void *context;
@@ -234,6 +243,10 @@ struct csr_table {
     recent_diff *recent_diffs; /* as many, in the same allocation */
     uint32_t recent_mask;
     uint32_t recent_drops; /* live entries dropped from either array since it last grew */
+    pool_block *pool_blocks; /* the newest block of the pool of one-rule bindings */
+    binding *pool_free;      /* a free binding of the pool, which links to the next */
+    uint32_t pool_places;    /* the bindings the pool's blocks hold */
+    uint32_t pool_live;      /* the places in use */
     csr_release_fn release;
     void *release_context;
     bool busy; /* inside a call that may run a callback */
@@ -274,6 +287,13 @@ CSR_PRIVATE void deallocate(void *p, size_t bytes, size_t *counter);
 CSR_PRIVATE csr_status grow(void **array, size_t old_capacity, size_t capacity, size_t size,
                             size_t *counter);
 CSR_PRIVATE csr_status judy_status(JError_t *error);
+
+/* ---- the pool of one-rule bindings (pool.c) ------------------------------------------ */
+
+CSR_PRIVATE binding *pool_take(csr_table *t);
+CSR_PRIVATE void pool_give(csr_table *t, binding *b);
+CSR_PRIVATE void pool_free(csr_table *t);
+CSR_PRIVATE void pool_compact(csr_table *t);
 
 /* Marks the table busy while a call may run a callback: every call back is refused. */
 static inline void enter(csr_table *t) {

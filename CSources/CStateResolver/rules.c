@@ -152,13 +152,19 @@ static void take_slot(csr_table *t, uint32_t slot, binding *b) {
     b->version = next_version(t); /* the slot's old entries never match it */
 }
 
+/* Frees the memory of `b`: back to the pool for one rule (see pool.c). */
+static void release_binding_memory(csr_table *t, binding *b) {
+    if (b->capacity == 1) return pool_give(t, b);
+    deallocate(b, binding_bytes(b->capacity), &t->rule_words);
+}
+
 /* A binding for `key`, indexed; `tombstone` is the key's index entry when it holds a tombstone
  * (reused), else NULL. */
 static csr_status new_binding(csr_table *t, Word_t key, PPvoid_t tombstone, binding **out) {
     uint32_t slot;
     csr_status status = reserve_slot(t, &slot);
     if (status != CSR_OK) return status;
-    binding *b = allocate(binding_bytes(1), &t->rule_words);
+    binding *b = pool_take(t);
     if (b == NULL) return CSR_ERR_NOMEM;
     memset(b, 0, sizeof *b);
     b->capacity = 1;
@@ -167,7 +173,7 @@ static csr_status new_binding(csr_table *t, Word_t key, PPvoid_t tombstone, bind
     if (p != NULL) {
         t->tombstones--;
     } else if ((p = JudyLIns(&t->bindings, key, &error)) == PPJERR) {
-        deallocate(b, binding_bytes(1), &t->rule_words);
+        pool_give(t, b);
         return judy_status(&error);
     }
     *p = b;
@@ -185,7 +191,7 @@ static void free_binding(csr_table *t, binding *b) {
     t->slots[b->slot] = NULL;
     t->free_slots[t->free_slot_count++] = b->slot;
     t->binding_count--;
-    deallocate(b, binding_bytes(b->capacity), &t->rule_words);
+    release_binding_memory(t, b);
 }
 
 /* Rebuilds the index without tombstones once they outnumber live bindings. Optional: on any
@@ -214,7 +220,9 @@ static void compact(csr_table *t) {
     t->tombstones = 0;
 }
 
-/* Replaces the binding at `key` with a tombstone, then frees it. Never allocates. */
+/* Replaces the binding at `key` with a tombstone, then frees it; then compacts the index and
+ * the pool when they are mostly empty. Never fails for lack of memory (compacting is optional);
+ * moves the pool's bindings: the caller holds no binding pointer past it. */
 static csr_status delete_binding(csr_table *t, Word_t key, binding *b) {
     JError_t error;
     PPvoid_t p = JudyLGet(t->bindings, key, &error);
@@ -223,6 +231,7 @@ static csr_status delete_binding(csr_table *t, Word_t key, binding *b) {
     t->tombstones++;
     free_binding(t, b);
     compact(t);
+    pool_compact(t);
     return CSR_OK;
 }
 
@@ -245,7 +254,7 @@ static binding *move_binding(csr_table *t, binding *b, binding *grown, uint32_t 
     grown->capacity = capacity;
     *entry = grown;
     t->slots[b->slot] = grown;
-    deallocate(b, binding_bytes(b->capacity), &t->rule_words);
+    release_binding_memory(t, b);
     return grown;
 }
 
@@ -376,10 +385,19 @@ csr_status csr_remove_target(csr_table *t, uint32_t target) {
 
 CSR_PRIVATE void remove_all(csr_table *t) {
     release_caches(t);
-    /* Free every binding, by slot (the index is not walked), then the whole index at once:
-     * freeing an array never allocates. */
-    for (uint32_t s = 0; s < t->slot_count; s++)
-        if (t->slots[s] != NULL) free_binding(t, t->slots[s]);
+    /* Release every binding's rules, by slot (the index is not walked), and free the bindings
+     * of more than one rule; then the pool and the whole index at once: freeing never
+     * allocates. */
+    for (uint32_t s = 0; s < t->slot_count; s++) {
+        binding *b = t->slots[s];
+        if (b == NULL) continue;
+        for (uint32_t i = 0; i < b->count; i++) release_rule(t, &b->rules[i]);
+        if (b->capacity > 1) deallocate(b, binding_bytes(b->capacity), &t->rule_words);
+        t->slots[s] = NULL;
+    }
+    pool_free(t);
+    t->binding_count = 0;
+    stale_diffs(t);
     JError_t error;
     JudyLFreeArray(&t->bindings, &error);
     t->bindings = NULL;

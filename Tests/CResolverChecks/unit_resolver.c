@@ -125,6 +125,52 @@ static void test_capacity_overflow(void) {
     csr_table_destroy(t);
 }
 
+/* One-rule bindings come from the pool: blocks that double from 2 to 256 bindings, places
+ * reused once freed, every block freed when the table is emptied. */
+static void test_pool_of_one_rule_bindings(void) {
+    size_t live = mallocs - frees;
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    csr_descriptor d = plain(CSR_CONTAINING, 1, 1);
+    for (uint32_t target = 1; target <= 2; target++) CHECK(csr_set(t, target, 1, &d, 1, NULL) == CSR_OK);
+    CHECK(t->pool_blocks != NULL && t->pool_blocks->capacity == 2 && t->pool_blocks->used == 2);
+    for (uint32_t target = 3; target <= 1000; target++) CHECK(csr_set(t, target, 1, &d, 1, NULL) == CSR_OK);
+    uint32_t blocks = 0, capacity = 0, most = 0;
+    for (pool_block *block = t->pool_blocks; block != NULL; block = block->next, blocks++) {
+        capacity += block->capacity;
+        if (block->capacity > most) most = block->capacity;
+    }
+    /* 2 + 4 + ... + 256 = 510, then two more of 256. */
+    CHECK(blocks == 10 && capacity == 1022 && most == 256 && t->pool_blocks->used == 1000 - 766);
+    CHECK(csr_remove_binding(t, 500, 1) == CSR_OK);
+    binding *freed_place = t->pool_free;
+    CHECK(freed_place != NULL);
+    size_t before = mallocs;
+    CHECK(csr_set(t, 2000, 1, &d, 5, NULL) == CSR_OK); /* takes the freed place: no allocation */
+    CHECK(mallocs == before && t->pool_free == NULL);
+    uint32_t slot;
+    CHECK(csr_slot(t, 2000, 1, &slot) == CSR_OK && t->slots[slot] == freed_place);
+    CHECK(resolve(t, 2000, 1, 1) == 5 && resolve(t, 1, 1, 1) == 1 && resolve(t, 999, 1, 1) == 1);
+    /* Removed one by one down to a quarter of its places, the pool moves its bindings into one
+     * block of just them (at 511 of 2,046 places), and frees the others. */
+    for (uint32_t target = 1001; target <= 1999; target++) CHECK(csr_set(t, target, 1, &d, 1, NULL) == CSR_OK);
+    CHECK(t->pool_live == 1999 && t->pool_places == 2046);
+    for (uint32_t target = 2; target <= 1600; target++)
+        if (target != 500) CHECK(csr_remove_binding(t, target, 1) == CSR_OK);
+    CHECK(t->pool_live == 401 && t->pool_blocks->next == NULL && t->pool_places == 511);
+    CHECK(resolve(t, 2000, 1, 1) == 5 && resolve(t, 1, 1, 1) == 1 && resolve(t, 1999, 1, 1) == 1);
+    CHECK(resolve(t, 2, 1, 1) == CSR_NO_VALUE && resolve(t, 1601, 1, 1) == 1);
+    CHECK(csr_slot(t, 2000, 1, &slot) == CSR_OK && t->slots[slot]->capacity == 1);
+    CHECK(csr_set(t, 3000, 1, &d, 6, NULL) == CSR_OK && resolve(t, 3000, 1, 1) == 6); /* grows again */
+    size_t freed = frees;
+    csr_remove_all(t);
+    CHECK(t->pool_blocks == NULL && t->pool_free == NULL && t->pool_live == 0 && t->pool_places == 0);
+    CHECK(frees - freed >= 2); /* the blocks, not the bindings */
+    CHECK(csr_set(t, 1, 1, &d, 1, NULL) == CSR_OK && resolve(t, 1, 1, 1) == 1);
+    csr_table_destroy(t);
+    CHECK(mallocs - frees == live); /* everything freed */
+}
+
 static void test_binding_and_rules_in_one_allocation(void) {
     csr_table *t;
     CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
@@ -135,8 +181,10 @@ static void test_binding_and_rules_in_one_allocation(void) {
     binding *b = t->slots[slot];
     CHECK(b->capacity == 1 && b->count == 1); /* the binding and its rule: one allocation */
     size_t allocated = mallocs, freed = frees;
+    binding *pooled = b;
     CHECK(csr_set(t, 5, 6, &two, 2, NULL) == CSR_OK); /* moved to one with room for two */
-    CHECK(mallocs == allocated + 1 && frees == freed + 1);
+    CHECK(mallocs == allocated + 1 && frees == freed); /* its place goes back to the pool */
+    CHECK(t->pool_free == pooled);
     b = t->slots[slot];
     CHECK(b->capacity == 2 && b->count == 2 && b->slot == slot);
     CHECK(resolve(t, 5, 6, 1) == 1 && resolve(t, 5, 6, 2) == 2 && resolve(t, 5, 6, 3) == 2);
@@ -437,6 +485,7 @@ int main(void) {
     test_size_helpers();
     test_capacity_overflow();
     test_binding_and_rules_in_one_allocation();
+    test_pool_of_one_rule_bindings();
     test_version_clock_wraps();
     test_budgets();
     test_reentry();
