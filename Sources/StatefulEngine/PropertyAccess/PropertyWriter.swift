@@ -45,11 +45,15 @@ struct ValueSource {
             : Unmanaged<ValueBox<Value>>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.value }
     }
 
-    /// The value's address, given the offset of the value in a box and in a binding of its type.
+    /// The value's address (the direct access), given where values of its type lie.
     @inline(__always)
-    func address(boxOffset: Int, defaultOffset: Int) -> UnsafeRawPointer {
-        object + (isDefault ? defaultOffset : boxOffset)
-    }
+    func address(_ offsets: ValueOffsets) -> UnsafeRawPointer { object + (isDefault ? offsets.inBinding : offsets.inBox) }
+}
+
+/// Where a value of one type lies, in bytes from the object's address, in a ``ValueBox`` and
+/// (as a default) in a ``TypedBinding`` (the direct access).
+struct ValueOffsets {
+    let inBox: Int, inBinding: Int
 }
 
 /// Writes through the key path: `target[keyPath: keyPath] = value`. The portable access's
@@ -129,14 +133,13 @@ final class SetterPropertyWriter<Target: AnyObject, Value>: KeyPathPropertyWrite
 /// How to copy a trivial value of 1, 2, 4 or 8 bytes from its source into its property.
 struct TrivialCopy {
     let size: Int
-    /// The value's offset in a box and in a binding (its default), and the property's in the
-    /// target object.
-    let boxOffset: Int, defaultOffset: Int, targetOffset: Int
+    /// Where the value lies in its source, and the property in the target object.
+    let offsets: ValueOffsets, targetOffset: Int
 
     @inline(__always)
     func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
         // A value's alignment may be less than its size (two 32-bit fields): unaligned loads.
-        let source = source.address(boxOffset: boxOffset, defaultOffset: defaultOffset)
+        let source = source.address(offsets)
         let destination = target + targetOffset
         switch size {
         case 1: destination.storeBytes(of: source.loadUnaligned(as: UInt8.self), as: UInt8.self)

@@ -72,7 +72,7 @@
         }
 
         private let access: Access
-        private let boxOffset: Int, defaultOffset: Int
+        private let offsets: ValueOffsets
 
         /// The writer of `keyPath` on targets of class `targetClass` (a subclass of `Target`);
         /// `box` is any box of the values it writes. Nil when the key path leads elsewhere than a
@@ -82,7 +82,7 @@
                 let defaultOffset = TypedBinding<Value>.defaultValueOffset
             else { return nil }
             let size = MemoryLayout<Value>.size
-            (boxOffset, self.defaultOffset) = (box.valueOffset, defaultOffset)
+            offsets = ValueOffsets(inBox: box.valueOffset, inBinding: defaultOffset)
             if components.count == 1, let accessors = first.accessors {
                 guard let setter = accessors.setter else { return nil }
                 access = .setter(setter, block: accessors.block)
@@ -96,7 +96,7 @@
                 super.init(
                     keyPath: keyPath,
                     trivialCopy: isTrivialWord
-                        ? TrivialCopy(size: size, boxOffset: boxOffset, defaultOffset: defaultOffset, targetOffset: offset) : nil)
+                        ? TrivialCopy(size: size, offsets: offsets, targetOffset: offset) : nil)
             } else {
                 return nil
             }
@@ -114,7 +114,7 @@
 
         override func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
             if let trivialCopy { return trivialCopy.write(target, source) }
-            let value = source.address(boxOffset: boxOffset, defaultOffset: defaultOffset).assumingMemoryBound(to: Value.self)
+            let value = source.address(offsets).assumingMemoryBound(to: Value.self)
             switch access {
             case .stored(let offset):
                 // One assignment: the new value copied in, then the old one released (its deinit,
