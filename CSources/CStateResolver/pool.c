@@ -4,7 +4,7 @@
  * allocator header of its own, and emptying the table (csr_remove_all, csr_table_destroy) frees
  * them a block at a time. A block holds twice as many as the one before it, from POOL_FIRST up
  * to POOL_MOST, so that a small table's pool stays small. Freed places are reused; once at most a
- * quarter of a large pool is in use, the bindings move into new blocks that hold just them
+ * quarter of the pool is in use, the bindings move into one new block that holds just them
  * (pool_compact), so that a table's memory follows its bindings down as well as up. A binding
  * that outgrows one rule moves out of the pool (move_binding), and its place is given back;
  * capacity 1 tells a pool binding from an allocated one.
