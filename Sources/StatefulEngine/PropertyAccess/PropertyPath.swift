@@ -14,6 +14,8 @@ struct PropertyPath: Hashable {
         /// Per component: its header, its offset or (resolved) identifier, and the next
         /// component's root type.
         case components([UInt64])
+        /// The three words of a path of one component (most paths), held inline: no array.
+        case component(UInt64, UInt64, UInt64)
         case keyPath(AnyKeyPath)
     }
 
@@ -27,12 +29,13 @@ struct PropertyPath: Hashable {
 
     /// The property identified by the components the direct access read.
     init<Value>(components: [UInt64], valueType: Value.Type) {
-        (identity, self.valueType) = (.components(components), ObjectIdentifier(valueType))
+        identity = components.count == 3 ? .component(components[0], components[1], components[2]) : .components(components)
+        self.valueType = ObjectIdentifier(valueType)
     }
 
     /// Whether the path was read component by component (false: compared as a key path).
     var isCanonical: Bool {
-        if case .components = identity { return true }
-        return false
+        if case .keyPath = identity { return false }
+        return true
     }
 }

@@ -16,13 +16,11 @@ struct TargetRegistry {
     private(set) var nextID: UInt32 = 1
     /// Ids of targets that went, reused before new ones are taken.
     private var freeIDs: [UInt32] = []
-    /// Every record, in no particular order (a removal moves the last one to its place), and
-    /// the one ``nextDeadTarget()`` checks next.
-    private var sweepList: ContiguousArray<BoundTarget> = []
-    /// The address of each record of ``sweepList``, at the same index: with the direct access
-    /// the sweep reads only these (and the objects' reference counts), not the records, which
-    /// lie among the bindings' memory.
-    private var sweepAddresses: ContiguousArray<UnsafeMutableRawPointer> = []
+    /// Every record with its object's address, in no particular order (a removal moves the
+    /// last one to its place), and the one ``nextDeadTarget()`` checks next. With the direct
+    /// access the sweep reads only the addresses (and the objects' reference counts), not the
+    /// records, which lie among the bindings' memory.
+    private var sweepList: ContiguousArray<(record: BoundTarget, address: UnsafeMutableRawPointer)> = []
     private var sweepCursor = 0
 
     /// The number of bound targets.
@@ -62,8 +60,7 @@ struct TargetRegistry {
         idsByObject[bound.address] = bound.id
         if Int(id) > recordsByID.count { recordsByID.append(bound) } else { recordsByID[Int(id) - 1] = bound }
         bound.sweepIndex = sweepList.count
-        sweepList.append(bound)
-        sweepAddresses.append(bound.address)
+        sweepList.append((bound, bound.address))
         return bound
     }
 
@@ -74,11 +71,9 @@ struct TargetRegistry {
         // A later object at the same address may have its own record by now.
         if idsByObject[bound.address] == bound.id { idsByObject[bound.address] = nil }
         let last = sweepList.removeLast()
-        sweepAddresses.removeLast()
-        if last !== bound {
+        if last.record !== bound {
             sweepList[bound.sweepIndex] = last
-            sweepAddresses[bound.sweepIndex] = last.address
-            last.sweepIndex = bound.sweepIndex
+            last.record.sweepIndex = bound.sweepIndex
         }
         freeIDs.append(bound.id)
     }
@@ -87,7 +82,7 @@ struct TargetRegistry {
     ///
     /// - Complexity: O(*n*) in the targets, whose records are released.
     mutating func removeAll() {
-        (idsByObject, recordsByID, sweepList, sweepAddresses) = (CompactDictionary(), [], [], [])
+        (idsByObject, recordsByID, sweepList) = (CompactDictionary(), [], [])
         (nextID, freeIDs, sweepCursor) = (1, [], 0)
     }
 
@@ -100,9 +95,9 @@ struct TargetRegistry {
         if sweepCursor >= sweepList.count { sweepCursor = 0 }
         let lives =
             readsReferenceCounts
-            ? BoundTarget.liveAddressByReferenceCounts(sweepAddresses[sweepCursor]) != nil
-            : sweepList[sweepCursor].liveAddress != nil
-        if !lives { return sweepList[sweepCursor] }
+            ? BoundTarget.liveAddressByReferenceCounts(sweepList[sweepCursor].address) != nil
+            : sweepList[sweepCursor].record.liveAddress != nil
+        if !lives { return sweepList[sweepCursor].record }
         sweepCursor += 1
         return nil
     }
