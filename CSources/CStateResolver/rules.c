@@ -119,7 +119,7 @@ static csr_status reserve_slot(csr_table *t, uint32_t *slot) {
     if (t->slot_count == UINT32_MAX) return CSR_ERR_NOMEM;
     if (t->slot_count == t->slot_capacity) {
         /* Both arrays are allocated before either is replaced. */
-        uint32_t old = t->slot_capacity, capacity = doubled(old, 8, UINT32_MAX);
+        uint32_t old = t->slot_capacity, capacity = doubled(old, 2, UINT32_MAX);
         binding **slots = allocate(array_bytes(0, capacity, sizeof(binding *)), &t->rule_words);
         uint32_t *free_slots = slots == NULL ? NULL :
             allocate(array_bytes(0, capacity, sizeof(uint32_t)), &t->rule_words);
