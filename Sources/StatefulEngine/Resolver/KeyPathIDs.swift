@@ -2,6 +2,28 @@
 // whatever the key path's root type, with a cache of the key paths already seen and of their
 // writers.
 
+/// A key path object applied to targets of one class.
+///
+/// Hashed and compared by the key path's identity: hashing a key path walks its components
+/// (about 500 instructions a bind), and a literal is one object every time it is evaluated.
+/// Equal key paths made as different objects are different keys (a resolver gives them one id
+/// through their property: see ``KeyPathIDs``).
+struct KeyPathFromClass: Hashable {
+    let keyPath: AnyKeyPath
+    let rootClass: ObjectIdentifier
+
+    init(_ keyPath: AnyKeyPath, on rootClass: AnyClass) {
+        (self.keyPath, self.rootClass) = (keyPath, ObjectIdentifier(rootClass))
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.keyPath === rhs.keyPath && lhs.rootClass == rhs.rootClass }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(keyPath))
+        hasher.combine(rootClass)
+    }
+}
+
 /// The ids of the properties a resolver's key paths lead to, numbered from 0 in the order
 /// they are first seen; key paths from different root types to one property share an id.
 ///
@@ -9,28 +31,6 @@
 /// answer is cached by key path and target class, so it is found once. So is the key path's
 /// writer on that class, which every binding of the key path on targets of the class shares.
 struct KeyPathIDs {
-    /// A key path object applied to targets of one class.
-    ///
-    /// Hashed and compared by the key path's identity: hashing a key path walks its components
-    /// (about 500 instructions a bind), and a literal is one object every time it is evaluated.
-    /// Equal key paths made as different objects are different keys that lead to the same id
-    /// (through ``idsByProperty``).
-    private struct KeyPathFromClass: Hashable {
-        let keyPath: AnyKeyPath
-        let rootClass: ObjectIdentifier
-
-        init(_ keyPath: AnyKeyPath, on rootClass: AnyClass) {
-            (self.keyPath, self.rootClass) = (keyPath, ObjectIdentifier(rootClass))
-        }
-
-        static func == (lhs: Self, rhs: Self) -> Bool { lhs.keyPath === rhs.keyPath && lhs.rootClass == rhs.rootClass }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(ObjectIdentifier(keyPath))
-            hasher.combine(rootClass)
-        }
-    }
-
     /// What is known of a key path on a class: its property's id, and its writer once a
     /// binding needed one.
     private struct Entry {
