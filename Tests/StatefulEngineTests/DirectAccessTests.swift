@@ -47,7 +47,7 @@
         func write<Value>(_ writer: AnyPropertyWriter, to target: AnyObject, _ value: Value) {
             let box = ValueBox(value)
             withExtendedLifetime(box) {
-                let source = ValueSource(object: ValueSlab.address(of: box), isDefault: false)
+                let source = ValueSource(box: box)
                 if let trivialCopy = writer.trivialCopy {
                     trivialCopy.write(address(of: target), source)
                 } else {

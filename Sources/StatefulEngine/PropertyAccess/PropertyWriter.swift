@@ -37,6 +37,19 @@ struct ValueSource {
     let object: UnsafeRawPointer
     let isDefault: Bool
 
+    /// The value of the box at `address`.
+    @inline(__always)
+    init(boxAt address: UnsafeRawPointer) { (object, isDefault) = (address, false) }
+
+    /// The value of `box`, which the caller keeps alive.
+    init(box: AnyValueBox) { self.init(boxAt: ValueSlab.address(of: box)) }
+
+    /// The default value of `binding`, which the caller keeps alive.
+    @inline(__always)
+    init(defaultOf binding: Binding) {
+        (object, isDefault) = (UnsafeRawPointer(Unmanaged.passUnretained(binding).toOpaque()), true)
+    }
+
     /// The value, of a writer's type `Value`.
     @inline(__always)
     func value<Value>(as type: Value.Type) -> Value {

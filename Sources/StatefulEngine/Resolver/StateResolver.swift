@@ -224,11 +224,11 @@ public final class StateResolver {
     /// - Complexity: O(*n* + *r*) in the bound pairs and rules.
     public func removeAllValues() {
         checkNotEvaluating("removeAllValues()")
-        applying.pending.detach()
-        let values = slab.removeAll { csr_remove_all(table) }
-        applying.sensitiveBits = 0
-        applying.mutationCount += 1
-        drainReleased()
+        var values: [ValueSlab.Entry] = []
+        remove([]) {
+            values = slab.removeAll { csr_remove_all(table) }
+            applying.sensitiveBits = 0
+        }
         ValueSlab.release(values)  // their deinits may call back
         // Only the properties that hold a bound value are written; a setter may bind again.
         for binding in bindings.holdingRuleValues { sync(binding) }
@@ -393,10 +393,8 @@ public final class StateResolver {
     @inline(__always)
     private func beginWrite(_ binding: Binding, _ version: UInt64, _ handle: csr_value?) -> ValueSource {
         binding.writtenVersion = version
-        guard let handle else {
-            return ValueSource(object: UnsafeRawPointer(Unmanaged.passUnretained(binding).toOpaque()), isDefault: true)
-        }
-        return ValueSource(object: slab.boxAddress(handle), isDefault: false)
+        guard let handle else { return ValueSource(defaultOf: binding) }
+        return ValueSource(boxAt: slab.boxAddress(handle))
     }
 
     /// Writes the binding's value for the applied state, if it does not hold it already.

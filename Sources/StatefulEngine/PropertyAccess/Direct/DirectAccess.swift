@@ -160,14 +160,15 @@
         }
     }
 
+    /// Where `field`, a stored property of `object`, lies in it, in bytes from its address.
+    private func offset<Field>(of field: inout Field, in object: AnyObject) -> Int {
+        withUnsafeMutablePointer(to: &field) { UnsafeRawPointer($0) - UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()) }
+    }
+
     extension ValueBox {
         /// Where the value lies in the box, in bytes from the object's address (the same in every
         /// box of this type).
-        var valueOffset: Int {
-            withUnsafeMutablePointer(to: &value) {
-                UnsafeRawPointer($0) - UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-            }
-        }
+        var valueOffset: Int { offset(of: &value, in: self) }
     }
 
     extension TypedBinding {
@@ -179,11 +180,7 @@
         static var defaultValueOffset: Int? { defaultValueOffsets[MemoryLayout<Value>.alignment] }
 
         /// Where the default value lies in this binding (see ``defaultValueOffset``).
-        var measuredDefaultValueOffset: Int {
-            withUnsafeMutablePointer(to: &defaultValue) {
-                UnsafeRawPointer($0) - UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-            }
-        }
+        var measuredDefaultValueOffset: Int { offset(of: &defaultValue, in: self) }
     }
 
     /// The offset of a binding's default value by the value's alignment (1 to 16 bytes).

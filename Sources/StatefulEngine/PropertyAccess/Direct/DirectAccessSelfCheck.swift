@@ -138,7 +138,7 @@
                 }
                 withExtendedLifetime(box) {
                     let target = Unmanaged.passUnretained(probe).toOpaque()
-                    let source = ValueSource(object: ValueSlab.address(of: box), isDefault: false)
+                    let source = ValueSource(box: box)
                     if let trivialCopy = writer.trivialCopy { trivialCopy.write(target, source) } else { writer.write(target, source) }
                 }
             }
@@ -167,8 +167,8 @@
                 else { return expect(.setterThunks, false, "no setter writer") }
                 withExtendedLifetime((observed, computed)) {
                     let target = Unmanaged.passUnretained(probe).toOpaque()
-                    observedWriter.write(target, ValueSource(object: ValueSlab.address(of: observed), isDefault: false))
-                    computedWriter.write(target, ValueSource(object: ValueSlab.address(of: computed), isDefault: false))
+                    observedWriter.write(target, ValueSource(box: observed))
+                    computedWriter.write(target, ValueSource(box: computed))
                 }
                 twin[keyPath: \AccessorProbe.observed] = 7
                 twin[keyPath: \AccessorProbe.computed] = "set"
@@ -197,7 +197,7 @@
                 }
                 withExtendedLifetime(box) {
                     writer.write(
-                        Unmanaged.passUnretained(overriding).toOpaque(), ValueSource(object: ValueSlab.address(of: box), isDefault: false))
+                        Unmanaged.passUnretained(overriding).toOpaque(), ValueSource(box: box))
                 }
                 return expect(
                     .vtableResolution,
