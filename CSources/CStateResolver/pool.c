@@ -20,6 +20,11 @@ static size_t pool_block_bytes(uint32_t capacity) {
     return array_bytes(sizeof(pool_block), capacity, binding_bytes(1));
 }
 
+/* The next place of `block` never handed out (the caller checked that there is one). */
+static binding *next_place(pool_block *block) {
+    return (binding *)((char *)(block + 1) + (size_t)block->used++ * binding_bytes(1));
+}
+
 /* Frees the blocks of a chain. */
 static void free_blocks(csr_table *t, pool_block *block) {
     for (pool_block *next; block != NULL; block = next) {
@@ -49,8 +54,7 @@ CSR_PRIVATE binding *pool_take(csr_table *t) {
     } else {
         if ((t->pool_blocks == NULL || t->pool_blocks->used == t->pool_blocks->capacity) && !add_block(t))
             return NULL;
-        pool_block *block = t->pool_blocks;
-        b = (binding *)((char *)(block + 1) + (size_t)block->used++ * binding_bytes(1));
+        b = next_place(t->pool_blocks);
     }
     t->pool_live++;
     return b;
@@ -91,7 +95,7 @@ CSR_PRIVATE void pool_compact(csr_table *t) {
          p = JudyLNext(t->bindings, &key, &error)) {
         binding *b = *p;
         if (b == NULL || b->capacity != 1) continue;
-        binding *moved = (binding *)((char *)(block + 1) + (size_t)block->used++ * binding_bytes(1));
+        binding *moved = next_place(block);
         memcpy(moved, b, binding_bytes(1));
         *p = moved;
         t->slots[moved->slot] = moved;

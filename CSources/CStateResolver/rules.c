@@ -183,10 +183,15 @@ static csr_status new_binding(csr_table *t, Word_t key, PPvoid_t tombstone, bind
     return CSR_OK;
 }
 
+/* Releases every rule of `b` (their values and predicates go to the release callback). */
+static void release_rules(csr_table *t, const binding *b) {
+    for (uint32_t i = 0; i < b->count; i++) release_rule(t, &b->rules[i]);
+}
+
 /* Releases every rule of `b` and frees it; the index must no longer point to it. Its slot's
  * cache entries stay behind: the next binding to take the slot has a newer version. */
 static void free_binding(csr_table *t, binding *b) {
-    for (uint32_t i = 0; i < b->count; i++) release_rule(t, &b->rules[i]);
+    release_rules(t, b);
     stale_diffs(t);
     t->slots[b->slot] = NULL;
     t->free_slots[t->free_slot_count++] = b->slot;
@@ -391,7 +396,7 @@ CSR_PRIVATE void remove_all(csr_table *t) {
     for (uint32_t s = 0; s < t->slot_count; s++) {
         binding *b = t->slots[s];
         if (b == NULL) continue;
-        for (uint32_t i = 0; i < b->count; i++) release_rule(t, &b->rules[i]);
+        release_rules(t, b);
         if (b->capacity > 1) deallocate(b, binding_bytes(b->capacity), &t->rule_words);
         t->slots[s] = NULL;
     }
