@@ -3,7 +3,7 @@ import Testing
 @testable import StatefulEngine
 
 /// The resolver's binding store: bindings by key, indexed by the C table's slots with the index
-/// grown as needed and checked against the key, and retired while an apply runs.
+/// grown as needed and following the table as it reuses slots, and retired while an apply runs.
 @Suite("StateResolver parts: BindingStore")
 struct BindingStoreTests {
     final class Target { var value = 0 }
@@ -31,31 +31,33 @@ struct BindingStoreTests {
         #expect(store.count == 2 && store[first.key] === first)
         #expect(store.sortedKeys == [second.key, first.key])
         // Not indexed yet: the slot index is empty.
-        #expect(store.binding(inSlot: 0, ifKey: first.key) == nil)
+        #expect(store.binding(inSlot: 0) == nil)
         store.index(first, at: 5)
         #expect(first.slot == 5)
-        #expect(store.binding(inSlot: 5, ifKey: first.key)?.takeUnretainedValue() === first)
+        #expect(store.binding(inSlot: 5)?.takeUnretainedValue() === first)
         store.index(second, at: 1)
-        #expect(store.binding(inSlot: 1, ifKey: second.key)?.takeUnretainedValue() === second)
+        #expect(store.binding(inSlot: 1)?.takeUnretainedValue() === second)
         // Beyond the index: nil, not a trap.
-        #expect(store.binding(inSlot: 900, ifKey: first.key) == nil)
+        #expect(store.binding(inSlot: 900) == nil)
     }
 
-    @Test func aSlotTheTableReusedIsCheckedAgainstTheKey() {
+    @Test func aSlotTheTableReusedIndexesItsNewBinding() {
         var store = BindingStore()
         let target = Target()
         let old = Self.binding(target, targetID: 1), new = Self.binding(target, targetID: 2)
         store.insert(old)
         store.index(old, at: 3)
         store.insert(new)
-        // The change is about `new`, whose pair got the slot `old` is indexed at.
-        #expect(store.binding(inSlot: 3, ifKey: new.key) == nil)
+        // `new`'s pair got the slot `old` is indexed at: indexing it replaces `old` there.
         store.index(new, at: 3)
-        #expect(store.binding(inSlot: 3, ifKey: new.key)?.takeUnretainedValue() === new)
+        #expect(store.binding(inSlot: 3)?.takeUnretainedValue() === new)
         // Removing `old` leaves the slot to `new`.
         store.remove(old.key, retiring: false)
-        #expect(store.binding(inSlot: 3, ifKey: new.key)?.takeUnretainedValue() === new)
+        #expect(store.binding(inSlot: 3)?.takeUnretainedValue() === new)
         #expect(store[old.key] == nil && store.count == 1)
+        // Given another slot, `new` leaves its old one.
+        store.index(new, at: 7)
+        #expect(store.binding(inSlot: 3) == nil && store.binding(inSlot: 7)?.takeUnretainedValue() === new)
     }
 
     @Test func aBindingRemovedDuringAnApplyIsRetiredUntilTaken() {
@@ -72,7 +74,7 @@ struct BindingStoreTests {
         }
         let removed = store.remove(released!.key, retiring: true)
         #expect(removed != nil)
-        #expect(store.binding(inSlot: 0, ifKey: StateResolver.key(2, 0)) == nil)
+        #expect(store.binding(inSlot: 0) == nil)
         #expect(store.retired.count == 1 && released != nil)
         let removedNow = store.remove(binding.key, retiring: false), again = store.remove(binding.key, retiring: true)
         #expect(removedNow === binding && again == nil && store.retired.count == 1)
@@ -88,8 +90,8 @@ struct BindingStoreTests {
         store.insert(binding)
         store.index(binding, at: 3)
         store.index(binding, at: 5)  // its rules went and came back: the table gave it another slot
-        #expect(store.binding(inSlot: 3, ifKey: binding.key) == nil)
-        #expect(store.binding(inSlot: 5, ifKey: binding.key)?.takeUnretainedValue() === binding)
+        #expect(store.binding(inSlot: 3) == nil)
+        #expect(store.binding(inSlot: 5)?.takeUnretainedValue() === binding)
         #expect(store.removeAll(retiring: false).flatMap(\.sorted).count == 1)
     }
 
@@ -102,7 +104,7 @@ struct BindingStoreTests {
         store.index(bindings[1], at: 0)  // the others are not indexed yet
         let removed = store.removeAll(retiring: true)
         #expect(removed.flatMap(\.sorted).map(\.key) == [bindings[2], bindings[1], bindings[0], bindings[3]].map(\.key))
-        #expect(store.isEmpty && store.binding(inSlot: 0, ifKey: bindings[1].key) == nil && store[bindings[3].key] == nil)
+        #expect(store.isEmpty && store.binding(inSlot: 0) == nil && store[bindings[3].key] == nil)
         #expect(store.retired.count == 4)
     }
 

@@ -9,21 +9,23 @@ package class Binding {
     final let target: BoundTarget
     /// The writer of the property, which every binding of it on targets of this class shares.
     final let writer: AnyPropertyWriter
-    /// The target's id (high 32 bits) and the key path's (low 32 bits): see `StateResolver.key`.
-    final let key: UInt64
     /// The version (see ``ValueSlab``) of the value last written to the property, 0 for the
     /// default: a write is skipped when the value to write is this one, and a binding whose
     /// rules changed is brought to its winner by comparing with it.
     @exclusivity(unchecked) final var writtenVersion: UInt64 = 0
+    /// The key path's id in the resolver (see `KeyPathIDs`).
+    final let keyPathID: UInt32
     /// The pair's slot in the C table, as of its last `csr_set`.
     @exclusivity(unchecked) final var slot: UInt32 = 0
 
     init(_ fields: BindingFields) {
-        (target, writer) = (fields.target, fields.writer)
-        key = StateResolver.key(fields.target.id, fields.keyPathID)
+        (target, writer, keyPathID) = (fields.target, fields.writer, fields.keyPathID)
     }
 
-    final var keyPathID: UInt32 { UInt32(truncatingIfNeeded: key) }
+    /// The target's id (high 32 bits) and the key path's (low 32 bits): see `StateResolver.key`.
+    /// Computed, not stored (a record of 48 bytes, not 56, before its default): the apply loop
+    /// finds a binding by its slot and does not read it.
+    final var key: UInt64 { StateResolver.key(target.id, keyPathID) }
 
     /// The default value, boxed (a new box: for queries, not for the apply loop).
     var defaultBox: AnyValueBox { internalInconsistency("Binding is abstract") }

@@ -11,8 +11,12 @@ internal import CStateResolver
 ///
 /// The slot index holds unretained references: the store owns every binding it indexes, and
 /// keeps those removed during an apply in ``retired``, so the apply loop borrows each binding
-/// without a retain. Slots are reused by the table: an index entry is checked against the
-/// change's key.
+/// without a retain. The index follows the table as it changes: a binding is indexed as soon
+/// as `csr_set` gives it its slot, before any user code runs, so an entry the table reuses is
+/// replaced before a diff can name it. An entry whose pair the table let go of (until the
+/// binding is forgotten) is never named by a diff. The apply loop therefore trusts the index
+/// while its change list is current, and looks keys up once a setter has bound or removed
+/// values.
 struct BindingStore {
     /// The bindings of target id *i* at index *i* − 1.
     private var byTarget: ContiguousArray<TargetBindings> = []
@@ -71,18 +75,16 @@ struct BindingStore {
         bySlot[Int(slot)] = Unmanaged.passUnretained(binding)
     }
 
-    /// The binding indexed at `slot`, unretained, if it is the binding of `key` (the table
-    /// reuses slots; nil: look the key up with ``subscript(_:)``).
+    /// The binding indexed at `slot`, unretained: the binding of the table's pair in that slot
+    /// (see above); nil for a slot never indexed or out of range (a change without slot): look
+    /// the key up with ``subscript(_:)``.
     ///
     /// Separate from the key lookup so that the apply loop, which almost always finds its
     /// binding here, reads only the slot index: a call that borrows the store loads every field
     /// it uses.
     @inline(__always)
-    func binding(inSlot slot: UInt32, ifKey key: UInt64) -> Unmanaged<Binding>? {
-        guard Int(slot) < bySlot.count, let binding = bySlot[Int(slot)],
-            binding._withUnsafeGuaranteedRef({ $0.key == key })
-        else { return nil }
-        return binding
+    func binding(inSlot slot: UInt32) -> Unmanaged<Binding>? {
+        Int(slot) < bySlot.count ? bySlot[Int(slot)] : nil
     }
 
     /// Whether `binding` is indexed at its slot. A binding has one entry at most: the index

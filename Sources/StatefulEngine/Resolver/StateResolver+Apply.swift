@@ -55,11 +55,15 @@ extension StateResolver {
             try beginChanges(from: round.from, to: round.to)
             let stamp = applying.mutationCount
             while let change = applying.pending.next() {
-                guard let binding = binding(for: change) else { continue }
-                // A setter that bound or removed values made the list stale: resolve again.
-                let written = binding._withUnsafeGuaranteedRef { binding in
-                    stamp == applying.mutationCount
-                        ? write(binding, Self.handle(change.new_value), direct: direct) : sync(binding)
+                let written: Bool
+                if stamp == applying.mutationCount {
+                    guard let binding = binding(for: change) else { continue }
+                    written = binding._withUnsafeGuaranteedRef { write($0, Self.handle(change.new_value), direct: direct) }
+                } else {
+                    // A setter that bound or removed values made the list stale (and its
+                    // slots): find the binding by its key and resolve again.
+                    guard let binding = bindings[Self.key(change.target, change.key_path)] else { continue }
+                    written = sync(binding)
                 }
                 if written { writes += 1 }
             }

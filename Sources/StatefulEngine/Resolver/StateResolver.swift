@@ -131,9 +131,10 @@ public final class StateResolver {
                 ? accessors.makeBinding(target, fields) : TypedBinding(target[keyPath: keyPath], fields)
             bindings.insert(binding)
         }
-        var slot: UInt32
         do {
-            slot = try addRule(value, when: descriptor, to: bound, keyPathID)
+            // Indexed before any user code runs: an apply from a deinit must find the binding
+            // at the slot its diff names (see `binding(for:)`).
+            bindings.index(binding, at: try addRule(value, when: descriptor, to: bound, keyPathID))
         } catch {
             if existing == nil { forget(key) }
             throw error
@@ -142,12 +143,10 @@ public final class StateResolver {
         applying.sensitiveBits |= descriptor.sensitiveBits
         if slab.hasReleased {
             drainReleased()
-            // A deinit that ran just now may have removed the binding, or its rules and set
-            // them again (another slot).
+            // A deinit that ran just now may have removed the binding (or removed its rules and
+            // set them again, which indexed it at its new slot).
             guard bindings[key] === binding else { return }
-            Self.expectSuccess(csr_slot(table, bound.id, keyPathID, &slot))
         }
-        bindings.index(binding, at: slot)
         // A rule that does not match the applied state wins nothing there: the property holds
         // its value already.
         if descriptor.predicate != nil || descriptor.matches(appliedState) { sync(binding) }
@@ -413,14 +412,14 @@ public final class StateResolver {
         return count
     }
 
-    /// The binding a change of the diff is about, unretained (see ``BindingStore``): the one
-    /// indexed at its slot, else the one of its key (a slot the table reused, or a change
-    /// without slot).
+    /// The binding a change of a current diff is about, unretained (see ``BindingStore``): the
+    /// one indexed at its slot, else (a change without slot) the one of its key. The slot
+    /// index follows every `csr_set` and removal as it happens, so a diff computed since the
+    /// last one names each binding by its slot.
     @inline(__always)
     func binding(for change: csr_change) -> Unmanaged<Binding>? {
-        let key = Self.key(change.target, change.key_path)
-        if let binding = bindings.binding(inSlot: change.slot, ifKey: key) { return binding }
-        return bindings[key].map(Unmanaged.passUnretained)
+        if let binding = bindings.binding(inSlot: change.slot) { return binding }
+        return bindings[Self.key(change.target, change.key_path)].map(Unmanaged.passUnretained)
     }
 
     func binding<Target: AnyObject, Value>(_ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target) -> Binding? {
