@@ -30,14 +30,14 @@ extension Control {
         _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor
     ) {
-        bind(ValueBox(value), for: keyPath(), of: target, when: descriptor, accessors: KeyPathAccessors(keyPath))
+        bind(RuleValue(value), for: keyPath(), of: target, when: descriptor, accessors: KeyPathAccessors(keyPath))
     }
 
-    /// ``setValue(_:for:of:when:)`` with the value boxed and the key path's accessors made by
-    /// the caller's code.
+    /// ``setValue(_:for:of:when:)`` with the value made for the resolver's slab and the key
+    /// path's accessors made by the caller's code.
     @usableFromInline
     func bind<Target: AnyObject, Value>(
-        _ value: ValueBox<Value>, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        _ value: RuleValue<Value>, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor, accessors: KeyPathAccessors<Target, Value>
     ) {
         do {

@@ -31,15 +31,20 @@ class AnyPropertyWriter {
     }
 }
 
-/// Where a value to write lies: the address of a rule's ``ValueBox`` or of the
-/// ``TypedBinding`` whose default it is, borrowed.
+/// Where a value to write lies, borrowed: in a rule's ``ValueBox``, in the ``TypedBinding``
+/// whose default it is, or — an inline value of the slab (see ``ValueSlab``) — at an address.
 struct ValueSource {
+    /// What `object` is; the raw value indexes ``ValueOffsets``.
+    enum Kind: Int {
+        case box, bindingDefault, inline
+    }
+
     let object: UnsafeRawPointer
-    let isDefault: Bool
+    let kind: Kind
 
     /// The value of the box at `address`.
     @inline(__always)
-    init(boxAt address: UnsafeRawPointer) { (object, isDefault) = (address, false) }
+    init(boxAt address: UnsafeRawPointer) { (object, kind) = (address, .box) }
 
     /// The value of `box`, which the caller keeps alive.
     init(box: AnyValueBox) { self.init(boxAt: ValueSlab.address(of: box)) }
@@ -47,26 +52,43 @@ struct ValueSource {
     /// The default value of `binding`, which the caller keeps alive.
     @inline(__always)
     init(defaultOf binding: Binding) {
-        (object, isDefault) = (UnsafeRawPointer(Unmanaged.passUnretained(binding).toOpaque()), true)
+        (object, kind) = (UnsafeRawPointer(Unmanaged.passUnretained(binding).toOpaque()), .bindingDefault)
     }
+
+    /// The trivial value whose bytes lie at `address` (aligned to 8), which the caller keeps.
+    @inline(__always)
+    init(inlineAt address: UnsafeRawPointer) { (object, kind) = (address, .inline) }
 
     /// The value, of a writer's type `Value`.
     @inline(__always)
     func value<Value>(as type: Value.Type) -> Value {
-        isDefault
-            ? Unmanaged<TypedBinding<Value>>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.defaultValue }
-            : Unmanaged<ValueBox<Value>>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.value }
+        switch kind {
+        case .box: Unmanaged<ValueBox<Value>>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.value }
+        case .bindingDefault: Unmanaged<TypedBinding<Value>>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.defaultValue }
+        case .inline: object.load(as: Value.self)
+        }
     }
 
     /// The value's address (the direct access), given where values of its type lie.
     @inline(__always)
-    func address(_ offsets: ValueOffsets) -> UnsafeRawPointer { object + (isDefault ? offsets.inBinding : offsets.inBox) }
+    func address(_ offsets: ValueOffsets) -> UnsafeRawPointer { object + offsets[kind] }
 }
 
 /// Where a value of one type lies, in bytes from the object's address, in a ``ValueBox`` and
-/// (as a default) in a ``TypedBinding`` (the direct access).
+/// (as a default) in a ``TypedBinding`` (the direct access); an inline value at its address.
 struct ValueOffsets {
-    let inBox: Int, inBinding: Int
+    private let byKind: (box: Int, bindingDefault: Int, inline: Int)
+
+    init(inBox: Int, inBinding: Int) { byKind = (inBox, inBinding, 0) }
+
+    var inBox: Int { byKind.box }
+    var inBinding: Int { byKind.bindingDefault }
+
+    /// The offset for a source of `kind`.
+    @inline(__always)
+    subscript(kind: ValueSource.Kind) -> Int {
+        withUnsafeBytes(of: byKind) { $0.load(fromByteOffset: kind.rawValue * MemoryLayout<Int>.stride, as: Int.self) }
+    }
 }
 
 /// Writes through the key path: `target[keyPath: keyPath] = value`. The portable access's

@@ -29,6 +29,10 @@ package class Binding {
 
     /// The default value, boxed (a new box: for queries, not for the apply loop).
     var defaultBox: AnyValueBox { internalInconsistency("Binding is abstract") }
+
+    /// An inline value of the slab (see ``ValueSlab``), of the property's type, boxed (a new
+    /// box: for queries).
+    func box(inline bits: UInt64) -> AnyValueBox { internalInconsistency("Binding is abstract") }
 }
 
 /// A binding and its default value, of the property's type.
@@ -48,6 +52,8 @@ package final class TypedBinding<Value>: Binding {
     }
 
     override var defaultBox: AnyValueBox { ValueBox(defaultValue) }
+
+    override func box(inline bits: UInt64) -> AnyValueBox { ValueBox<Value>(ValueSlab.value(ofBits: bits)) }
 }
 
 /// What a new ``Binding`` is made with besides its default value.

@@ -132,7 +132,7 @@ extension StateResolver {
             })
         let candidates = raw.map {
             StateExplanation.Candidate(
-                descriptor: descriptor(of: $0.rule), value: unbox(slab[$0.rule.value]), matches: $0.matched,
+                descriptor: descriptor(of: $0.rule), value: unbox(slab.box($0.rule.value, of: binding)), matches: $0.matched,
                 sequence: $0.rule.sequence)
         }
         return StateExplanation(keyPath: keyPath, state: state, candidates: candidates, defaultValue: unbox(binding.defaultBox))

@@ -72,12 +72,12 @@ private struct RuleLinter {
             } else if rule.matches == 0 {
                 append(.neverMatches, binding, object, rule: rule)
             } else {
-                append(.shadowed(by: shadowings(of: index, in: rules)), binding, object, rule: rule)
+                append(.shadowed(by: shadowings(of: index, in: rules, of: binding)), binding, object, rule: rule)
             }
         }
         // The problems of the binding: the values it resolves to across the states.
         let defaultValue = binding.defaultBox
-        let winningValues = winners.map { resolver.slab[rules[$0].rule.value] }
+        let winningValues = winners.map { resolver.slab.box(rules[$0].rule.value, of: binding) }
         if winningValues.allSatisfy({ $0.isEqual(to: defaultValue) == true }) {
             append(.alwaysDefault, binding, object, value: defaultValue)
         } else if let first = winningValues.first,
@@ -90,7 +90,9 @@ private struct RuleLinter {
     }
 
     /// The rules that win where the rule at `index` matches, with those states.
-    private func shadowings(of index: Int, in rules: UnsafeBufferPointer<csr_lint_rule>) -> [RuleDiagnostic.Shadowing] {
+    private func shadowings(
+        of index: Int, in rules: UnsafeBufferPointer<csr_lint_rule>, of binding: Binding
+    ) -> [RuleDiagnostic.Shadowing] {
         var statesByWinner: [Int: [ControlState]] = [:]
         let matched = rules[index].matched!
         for word in 0..<wordsPerRule {
@@ -106,7 +108,7 @@ private struct RuleLinter {
         return statesByWinner.keys.sorted().map { winner in
             RuleDiagnostic.Shadowing(
                 descriptor: resolver.descriptor(of: rules[winner].rule),
-                value: String(describing: resolver.slab[rules[winner].rule.value].anyValue),
+                value: String(describing: resolver.slab.box(rules[winner].rule.value, of: binding).anyValue),
                 states: statesByWinner[winner]!)
         }
     }
@@ -117,7 +119,7 @@ private struct RuleLinter {
     ) {
         append(
             problem, binding, object, descriptor: resolver.descriptor(of: rule.rule),
-            value: String(describing: resolver.slab[rule.rule.value].anyValue))
+            value: String(describing: resolver.slab.box(rule.rule.value, of: binding).anyValue))
     }
 
     private mutating func append(

@@ -104,14 +104,14 @@ public final class StateResolver {
         _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor
     ) throws(ResolverError) {
-        try setValue(ValueBox(value), for: keyPath(), of: target, when: descriptor, accessors: KeyPathAccessors(keyPath))
+        try setValue(RuleValue(value), for: keyPath(), of: target, when: descriptor, accessors: KeyPathAccessors(keyPath))
     }
 
-    /// ``setValue(_:for:of:when:)``, with the value boxed and the key path's accessors made by
-    /// the caller's code (see ``KeyPathAccessors``).
+    /// ``setValue(_:for:of:when:)``, with the value made for the slab (see ``RuleValue``) and
+    /// the key path's accessors made by the caller's code (see ``KeyPathAccessors``).
     @usableFromInline
     package func setValue<Target: AnyObject, Value>(
-        _ value: ValueBox<Value>, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        _ value: RuleValue<Value>, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor, accessors: KeyPathAccessors<Target, Value>
     ) throws(ResolverError) {
         checkNotEvaluating("setValue(_:for:of:when:)")
@@ -124,7 +124,7 @@ public final class StateResolver {
         if let existing {
             binding = existing
         } else {
-            let writer = sharedWriter ?? keyPaths.makeWriter(keyPath, of: target, box: value, accessors: accessors)
+            let writer = sharedWriter ?? keyPaths.makeWriter(keyPath, of: target, box: value.boxed, accessors: accessors)
             let fields = BindingFields(target: bound, keyPathID: keyPathID, writer: writer)
             binding =
                 accessors.reaches(keyPath)
@@ -134,7 +134,7 @@ public final class StateResolver {
         do {
             // Indexed before any user code runs: an apply from a deinit must find the binding
             // at the slot its diff names (see `binding(for:)`).
-            bindings.index(binding, at: try addRule(value, when: descriptor, to: bound, keyPathID))
+            bindings.index(binding, at: try addRule(value.box, inline: value.bits, when: descriptor, to: bound, keyPathID))
         } catch {
             if existing == nil { forget(key) }
             throw error
@@ -152,14 +152,14 @@ public final class StateResolver {
         if descriptor.predicate != nil || descriptor.matches(appliedState) { sync(binding) }
     }
 
-    /// Adds the rule binding `value` for `descriptor` to the table and returns the pair's slot;
-    /// when the table refuses it, takes back what was made for it (released by the drain) and
-    /// throws.
+    /// Adds the rule binding the value (`box`, or inline `bits` when nil: see ``ValueSlab``) for
+    /// `descriptor` to the table and returns the pair's slot; when the table refuses it, takes
+    /// back what was made for it (released by the drain) and throws.
     private func addRule(
-        _ value: AnyValueBox, when descriptor: StateDescriptor, to bound: BoundTarget,
+        _ box: AnyValueBox?, inline bits: UInt64, when descriptor: StateDescriptor, to bound: BoundTarget,
         _ keyPathID: UInt32
     ) throws(ResolverError) -> UInt32 {
-        let handle = try slab.insert(value)
+        let handle = try slab.insert(box, inline: bits)
         var cDescriptor = self.cDescriptor(forSetting: descriptor)
         applying.pending.detach()
         var slot: UInt32 = 0
@@ -281,7 +281,7 @@ public final class StateResolver {
         checkNotEvaluating("value(for:of:in:)")
         guard let binding = binding(keyPath, of: target) else { return nil }
         guard let handle = resolve(binding.key, in: state) else { return (binding as? TypedBinding<Value>)?.defaultValue }
-        return (slab[handle] as? ValueBox<Value>)?.value
+        return (slab.box(handle, of: binding) as? ValueBox<Value>)?.value
     }
 
     /// The number of rules held.
@@ -368,12 +368,30 @@ public final class StateResolver {
     func write(_ binding: Binding, _ handle: csr_value?, direct: Bool) -> Bool {
         let version = handle.map { slab.version($0) } ?? 0
         guard version != binding.writtenVersion else { return false }
+        // An inline value is copied out of the slab (a setter may bind values, which can move
+        // the slab's storage); a box is borrowed from it.
+        var word = handle.map { slab.word($0) } ?? 0
+        return withUnsafeBytes(of: &word) { word in
+            let source =
+                handle == nil
+                ? ValueSource(defaultOf: binding)
+                : ValueSlab.isInline(version)
+                    ? ValueSource(inlineAt: word.baseAddress.unsafelyUnwrapped)
+                    : ValueSource(boxAt: UnsafeRawPointer(bitPattern: word.load(as: UInt.self)).unsafelyUnwrapped)
+            return write(binding, version, source, direct: direct)
+        }
+    }
+
+    /// ``write(_:_:direct:)`` of the value at `source`, of `version`.
+    @inline(__always)
+    private func write(_ binding: Binding, _ version: UInt64, _ source: ValueSource, direct: Bool) -> Bool {
         if direct {
             guard let address = binding.target.liveAddressByReferenceCounts else {
                 purge(binding.target)
                 return false
             }
-            let source = beginWrite(binding, version, handle)
+            // First: a setter that calls back sees the value being written as written.
+            binding.writtenVersion = version
             let writer = binding.writer
             if let trivialCopy = writer.trivialCopy { trivialCopy.write(address, source) } else { writer.write(address, source) }
         } else {
@@ -381,19 +399,10 @@ public final class StateResolver {
                 purge(binding.target)
                 return false
             }
-            binding.writer.write(retained: object, beginWrite(binding, version, handle))
+            binding.writtenVersion = version
+            binding.writer.write(retained: object, source)
         }
         return true
-    }
-
-    /// Records that the binding is written the value of `version` (first: a setter that calls
-    /// back sees the value being written as written); returns where the value lies: the box of
-    /// `handle`, or the binding's default.
-    @inline(__always)
-    private func beginWrite(_ binding: Binding, _ version: UInt64, _ handle: csr_value?) -> ValueSource {
-        binding.writtenVersion = version
-        guard let handle else { return ValueSource(defaultOf: binding) }
-        return ValueSource(boxAt: slab.boxAddress(handle))
     }
 
     /// Writes the binding's value for the applied state, if it does not hold it already.

@@ -42,21 +42,70 @@ private func areEqual<E: Equatable>(_ type: E.Type, _ a: Any, _ b: Any) -> Bool?
     return a == b
 }
 
+/// A rule's value as the caller's code made it for the slab: a trivial value of at most 8
+/// bytes as its bytes, anything else boxed (see ``ValueSlab``).
+///
+/// Made where the binding entry points are inlined, where `Value` is known: the choice is a
+/// constant there, and a box is made with its type's metadata at hand.
+@usableFromInline
+package struct RuleValue<Value> {
+    /// The box, nil for an inline value.
+    @usableFromInline let box: ValueBox<Value>?
+    /// An inline value's bytes (the rest zero); 0 for a boxed one.
+    @usableFromInline let bits: UInt64
+
+    @inlinable
+    package init(_ value: Value) {
+        if _isPOD(Value.self) && MemoryLayout<Value>.size <= 8 && MemoryLayout<Value>.alignment <= 8 {
+            var bits: UInt64 = 0
+            withUnsafeMutableBytes(of: &bits) { $0.storeBytes(of: value, as: Value.self) }
+            (box, self.bits) = (nil, bits)
+        } else {
+            (box, bits) = (ValueBox(value), 0)
+        }
+    }
+
+    /// The value in a box: the rule's, or a new one for an inline value.
+    var boxed: ValueBox<Value> { box ?? ValueBox(ValueSlab.value(ofBits: bits)) }
+}
+
 /// The values of a resolver's rules, addressed by the handles the C table stores. Freed
 /// handles are reused (a free list), so a long-lived control does not grow with churn.
 ///
-/// Each value also gets a *version*, unique for the slab's lifetime (a 64-bit counter): a
-/// binding records the version it wrote, so telling whether a property already holds a value
-/// compares two integers and touches no reference count, and a reused handle never passes for
-/// the value it held before.
+/// A trivial value of at most 8 bytes (an `Int`, a `Double`, a `Bool`, a small enum or
+/// struct without references) is held *inline*, its bytes in its entry; any other in a
+/// ``ValueBox`` the slab holds a reference to: most bound values take no allocation of their
+/// own. An inline value's type is its binding's: ``box(_:of:)`` boxes it again for queries.
+///
+/// Each value also gets a *version*, unique for the slab's lifetime (a 64-bit counter, whose
+/// top bit says the value is inline): a binding records the version it wrote, so telling
+/// whether a property already holds a value compares two integers and touches no reference
+/// count, and a reused handle never passes for the value it held before.
 final class ValueSlab {
     struct Entry {
-        /// The box, nil once freed. The slab holds one reference count on it, taken and given
-        /// back by hand, so that the apply loop borrows the box by its address without touching
-        /// it (and an entry is two words).
-        var box: Unmanaged<AnyValueBox>?
+        /// The box's address — the slab holds one reference count on it, taken and given back
+        /// by hand, so that the apply loop borrows the box by its address without touching it
+        /// — or an inline value's bytes.
+        var word: UInt64
+        /// The value's version (see ``ValueSlab``); 0 once freed.
         var version: UInt64
+
+        /// The box, nil for an inline value or a freed entry.
+        var box: Unmanaged<AnyValueBox>? {
+            version == 0 || ValueSlab.isInline(version)
+                ? nil : Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: UInt(word)).unsafelyUnwrapped)
+        }
     }
+
+    /// The top bit of an inline value's version.
+    private static let inlineFlag: UInt64 = 1 << 63
+
+    /// Whether the value of `version` is held inline.
+    @inline(__always)
+    static func isInline(_ version: UInt64) -> Bool { version & inlineFlag != 0 }
+
+    /// The value whose bytes an inline entry holds.
+    static func value<Value>(ofBits bits: UInt64) -> Value { withUnsafeBytes(of: bits) { $0.load(as: Value.self) } }
 
     // Unchecked, as the resolver's parts are (see StateResolver): no access lasts across user code.
     @exclusivity(unchecked) private var entries: [Entry] = []
@@ -70,24 +119,34 @@ final class ValueSlab {
     /// The number of handles ever handed out (held plus free).
     var capacity: Int { entries.count }
 
-    func insert(_ value: AnyValueBox) throws(ResolverError) -> csr_value {
+    /// Holds a rule's value (`box`, or inline `bits` when nil) and returns its handle.
+    ///
+    /// - Throws: ``ResolverError/tooManyValues`` when every handle is in use.
+    func insert(_ box: AnyValueBox?, inline bits: UInt64) throws(ResolverError) -> csr_value {
+        guard freeHandles.count > 0 || entries.count <= Int(CSR_VALUE_MAX) else { throw .tooManyValues }
         lastVersion += 1
+        let entry =
+            if let box {
+                Entry(word: UInt64(UInt(bitPattern: Unmanaged.passRetained(box).toOpaque())), version: lastVersion)
+            } else {
+                Entry(word: bits, version: lastVersion | Self.inlineFlag)
+            }
         if let handle = freeHandles.popLast() {
-            entries[Int(handle)] = Entry(box: .passRetained(value), version: lastVersion)
+            entries[Int(handle)] = entry
             return handle
         }
-        guard entries.count <= Int(CSR_VALUE_MAX) else { throw .tooManyValues }
-        entries.append(Entry(box: .passRetained(value), version: lastVersion))
+        entries.append(entry)
         return csr_value(entries.count - 1)
     }
 
-    /// Frees `handle`. The value itself is kept in ``released`` until ``drainReleased()``, so
-    /// that no value's deinit (user code) runs while the C table calls back mid-mutation.
+    /// Frees `handle`. A box is kept in ``released`` until ``drainReleased()``, so that no
+    /// value's deinit (user code) runs while the C table calls back mid-mutation.
     func remove(_ handle: csr_value) {
-        guard let box = entries[Int(handle)].box else { internalInconsistency("value handle \(handle) released twice") }
-        entries[Int(handle)].box = nil
+        let entry = entries[Int(handle)]
+        guard entry.version != 0 else { internalInconsistency("value handle \(handle) released twice") }
+        entries[Int(handle)] = Entry(word: 0, version: 0)
         freeHandles.append(handle)
-        released.append(box.takeRetainedValue())
+        if let box = entry.box { released.append(box.takeRetainedValue()) }
     }
 
     /// Takes back what the table holds for a rule it lets go of (or refused): the value at
@@ -153,22 +212,23 @@ final class ValueSlab {
         while let value = released.popLast() { _ = value }
     }
 
-    subscript(handle: csr_value) -> AnyValueBox {
-        guard let box = entries[Int(handle)].box else {
-            internalInconsistency("value handle \(handle) used after release")
-        }
-        return box.takeUnretainedValue()
+    /// The value at `handle` in a box, for queries: its own box, or a new one for an inline
+    /// value (of `binding`'s type, whose rule it is).
+    func box(_ handle: csr_value, of binding: Binding) -> AnyValueBox {
+        let entry = entries[Int(handle)]
+        guard entry.version != 0 else { internalInconsistency("value handle \(handle) used after release") }
+        return entry.box?.takeUnretainedValue() ?? binding.box(inline: entry.word)
     }
 
     /// The version of the value at `handle` (see ``ValueSlab``).
     @inline(__always)
     func version(_ handle: csr_value) -> UInt64 { entries[Int(handle)].version }
 
-    /// The address of the box at `handle`, borrowed: the slab keeps the box alive until the
-    /// table releases it and ``drainReleased()`` runs (see ``PropertyWriter`` for why a write
-    /// is done with it by then).
+    /// The entry's word at `handle`: the address of its box, borrowed — the slab keeps the box
+    /// alive until the table releases it and ``drainReleased()`` runs (see ``PropertyWriter``
+    /// for why a write is done with it by then) — or an inline value's bytes.
     @inline(__always)
-    func boxAddress(_ handle: csr_value) -> UnsafeRawPointer { UnsafeRawPointer(entries[Int(handle)].box.unsafelyUnwrapped.toOpaque()) }
+    func word(_ handle: csr_value) -> UInt64 { entries[Int(handle)].word }
 
     static func address(of box: AnyValueBox) -> UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque()) }
 }
