@@ -10,7 +10,7 @@ struct BindingStoreTests {
 
     /// A binding of `\Target.value` under target id `targetID`.
     static func binding(_ target: Target, targetID: UInt32, keyPathID: UInt32 = 0) -> Binding {
-        let bound = BoundTarget(target, id: targetID, access: .current)
+        let bound = BoundTarget.make(target, id: targetID, access: .current)
         let box = ValueBox(target.value)
         let writer = processStrategy.writer(\Target.value, targetClass: Target.self, box: box, accessors: nil)
         return TypedBinding(target.value, BindingFields(target: bound, keyPathID: keyPathID, writer: writer))

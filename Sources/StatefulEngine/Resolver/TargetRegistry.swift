@@ -55,11 +55,11 @@ struct TargetRegistry {
             id = nextID
             nextID += 1
         }
-        let bound = BoundTarget(object, id: id, access: access)
+        let bound = BoundTarget.make(object, id: id, access: access)
         readsReferenceCounts = bound.readsReferenceCounts
         idsByObject[bound.address] = bound.id
         if Int(id) > recordsByID.count { recordsByID.append(bound) } else { recordsByID[Int(id) - 1] = bound }
-        bound.sweepIndex = sweepList.count
+        bound.sweepIndex = UInt32(sweepList.count)
         sweepList.append((bound, bound.address))
         return bound
     }
@@ -72,7 +72,7 @@ struct TargetRegistry {
         if idsByObject[bound.address] == bound.id { idsByObject[bound.address] = nil }
         let last = sweepList.removeLast()
         if last.record !== bound {
-            sweepList[bound.sweepIndex] = last
+            sweepList[Int(bound.sweepIndex)] = last
             last.record.sweepIndex = bound.sweepIndex
         }
         freeIDs.append(bound.id)

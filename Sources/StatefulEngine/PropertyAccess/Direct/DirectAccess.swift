@@ -188,7 +188,7 @@
         final class Probe {}
         let probe = Probe()
         let fields = BindingFields(
-            target: BoundTarget(probe, id: 1, access: .portable), keyPathID: 0,
+            target: BoundTarget.make(probe, id: 1, access: .portable), keyPathID: 0,
             writer: AnyPropertyWriter(keyPath: \Probe.self, trivialCopy: nil))
         func offset<Value>(_ value: Value) -> (Int, Int) {
             (MemoryLayout<Value>.alignment, TypedBinding(value, fields).measuredDefaultValueOffset)

@@ -92,7 +92,7 @@
             /// bindings of other types.
             mutating func checkDefaultOffsets() -> Bool {
                 let fields = BindingFields(
-                    target: BoundTarget(Marker(), id: 1, access: .portable), keyPathID: 0,
+                    target: BoundTarget.make(Marker(), id: 1, access: .portable), keyPathID: 0,
                     writer: AnyPropertyWriter(keyPath: \Marker.self, trivialCopy: nil))
                 func matches<Value>(_ value: Value) -> Bool {
                     let binding = TypedBinding(value, fields)
