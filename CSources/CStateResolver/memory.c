@@ -45,6 +45,7 @@ csr_status csr_table_create(csr_table **out, csr_release_fn release, void *relea
     if (t == NULL) return CSR_ERR_NOMEM;
     memset(t, 0, sizeof *t);
     t->pred_free = NO_PREDICATE;
+    t->free_slot = FREE_SLOTS_END;
     init_recent(t);
     t->budget = CSR_DEFAULT_CACHE_BUDGET;
     t->release = release;
@@ -57,8 +58,7 @@ void csr_table_destroy(csr_table *t) {
     if (t == NULL || t->busy) return;
     enter(t);
     remove_all(t);
-    deallocate(t->slots, t->slot_capacity * sizeof(binding *), &t->rule_words);
-    deallocate(t->free_slots, t->slot_capacity * sizeof(uint32_t), &t->rule_words);
+    deallocate(t->slots, t->slot_capacity * sizeof(uintptr_t), &t->rule_words);
     deallocate(t->preds, t->pred_capacity * sizeof(predicate), &t->rule_words);
     free_recent(t);
     size_t words = words_for(sizeof(csr_table));

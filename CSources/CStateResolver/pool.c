@@ -98,7 +98,7 @@ CSR_PRIVATE void pool_compact(csr_table *t) {
         binding *moved = next_place(block);
         memcpy(moved, b, binding_bytes(1));
         *p = moved;
-        t->slots[moved->slot] = moved;
+        set_slot(t, moved->slot, moved);
     }
     free_blocks(t, t->pool_blocks);
     t->pool_blocks = block;

@@ -45,17 +45,17 @@ static __attribute__((noinline)) csr_status resolve_slot_slow(csr_table *t, uint
                                                               uint64_t state, csr_value *value) {
     if (t == NULL || value == NULL) return CSR_ERR_INVALID;
     if (t->busy) return CSR_ERR_REENTRANT;
-    if (slot >= t->slot_count || t->slots[slot] == NULL) return CSR_ERR_INVALID;
-    csr_value v = resolve_cold(t, t->slots[slot], state);
+    if (slot >= t->slot_count || slot_binding(t, slot) == NULL) return CSR_ERR_INVALID;
+    csr_value v = resolve_cold(t, slot_binding(t, slot), state);
     *value = v;
     return v == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK;
 }
 
 csr_status csr_resolve_slot(csr_table *t, uint32_t slot, uint64_t state, csr_value *value) {
-    if (t == NULL || value == NULL || slot >= t->slot_limit || t->slots[slot] == NULL)
+    if (t == NULL || value == NULL || slot >= t->slot_limit || slot_is_free(t, slot))
         return resolve_slot_slow(t, slot, state, value);
     /* The warm path: the state's cache from `recent`, the entry from its page. */
-    const binding *b = t->slots[slot];
+    const binding *b = (const binding *)t->slots[slot];
     state_cache *cache = recent_cache(t, state);
     const entry *e = cache == NULL ? NULL : warm_entry(t, cache, slot);
     if (e == NULL || e->version != b->version) return resolve_slot_slow(t, slot, state, value);

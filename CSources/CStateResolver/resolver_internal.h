@@ -29,7 +29,8 @@
  *           tombstones outnumber live bindings the index is rebuilt into a fresh array and
  *           swapped in only when the rebuild succeeded.
  * binding   The pair's rules in an array kept in resolution order (priority descending, then
- *           sequence descending), so resolving is "first rule that matches". Each binding owns
+ *           sequence descending), so resolving is "first rule that matches". A rule's sequence
+ *           is its binding's: one more than the binding's newest when set (next_sequence). Each binding owns
  *           a dense slot number, which indexes the per-state caches, and a version, drawn from
  *           a table-wide clock whenever the binding is created or mutated.
  * items     The caches are items of two kinds: a state cache (one per state resolved in) and a
@@ -117,14 +118,16 @@
 
 /* ---- rules and bindings -------------------------------------------------------------- */
 
+/* 24 bytes: a one-rule binding is 40 (see pool.c). */
 typedef struct rule {
     uint64_t mask;
-    uint64_t sequence;
     csr_value value;
     int32_t priority;
-    uint32_t predicate; /* index into table->preds, custom rules only */
-    uint8_t mode;
+    uint32_t sequence;       /* larger: set more recently than the binding's other rules */
+    uint32_t mode : 8;       /* first: read with one byte load */
+    uint32_t predicate : 24; /* index into table->preds, custom rules only */
 } rule;
+_Static_assert(sizeof(rule) == 24, "a rule is three words");
 
 /* A binding and its rules are one allocation, moved to a bigger one when the rules outgrow it
  * (the index and the slot array are then pointed at the new one): most bindings have one rule. */
@@ -212,15 +215,13 @@ typedef struct recent_diff {
 
 struct csr_table {
     Pvoid_t bindings;
-    binding **slots; /* slot -> binding, NULL when free */
+    uintptr_t *slots; /* slot -> binding; a free slot: the next free one (see slot_binding) */
     uint32_t slot_count, slot_capacity;
     uint32_t slot_limit; /* slot_count, or 0 while busy (see csr_resolve_slot) */
-    uint32_t *free_slots;
-    uint32_t free_slot_count;
+    uint32_t free_slot; /* the free slot freed last, FREE_SLOTS_END when none */
     predicate *preds;
     uint32_t pred_count, pred_capacity, pred_free;
     uint32_t clock;      /* the last binding version handed out */
-    uint64_t sequence;
     uint64_t generation; /* bumped by csr_clear_cache: older pages are stale */
     uint64_t epoch;      /* bumped by every mutation and csr_clear_cache: older diffs are stale */
     size_t rules;
@@ -252,7 +253,35 @@ struct csr_table {
     bool busy; /* inside a call that may run a callback */
 };
 
-#define NO_PREDICATE UINT32_MAX
+/* ---- slots ----------------------------------------------------------------------------- */
+
+/* The free slots are a list threaded through `slots` itself, newest first: a free slot's entry
+ * is the next free slot shifted left by one with the low bit set (a binding's address is
+ * even; the shift needs the 64-bit words binding_key needs too), FREE_SLOTS_END ending the
+ * list. No array beside it: 4 bytes a slot fewer. */
+#define FREE_SLOTS_END UINT32_MAX
+
+/* Whether `slot` (below slot_count) is free. */
+static inline bool slot_is_free(const csr_table *t, uint32_t slot) { return (t->slots[slot] & 1) != 0; }
+
+/* The binding in `slot` (below slot_count), NULL when the slot is free. */
+static inline binding *slot_binding(const csr_table *t, uint32_t slot) {
+    return slot_is_free(t, slot) ? NULL : (binding *)t->slots[slot];
+}
+
+/* Puts `b` in `slot`. */
+static inline void set_slot(csr_table *t, uint32_t slot, binding *b) { t->slots[slot] = (uintptr_t)b; }
+
+/* Frees `slot`: it heads the free list. */
+static inline void free_slot(csr_table *t, uint32_t slot) {
+    t->slots[slot] = ((uintptr_t)t->free_slot << 1) | 1;
+    t->free_slot = slot;
+}
+
+
+/* The predicate index of a rule that has none; also the number of custom predicates a table can
+ * hold (a rule keeps the index in 24 bits). */
+#define NO_PREDICATE 0xFFFFFFu
 /* ---- memory (memory.c) --------------------------------------------------------------- */
 
 /* Larger requests are refused without asking JudyMalloc (its word count would overflow). */

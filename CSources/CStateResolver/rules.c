@@ -6,6 +6,8 @@
  */
 #include "resolver_internal.h"
 
+#include <stdlib.h> /* qsort, bsearch */
+
 /* ---- bindings in key order ----------------------------------------------------------- */
 
 /* The first live binding at or after `*key` (`first`) or after it; NULL at the end, with
@@ -26,7 +28,7 @@ CSR_PRIVATE binding *next_binding(const csr_table *t, Word_t *key, bool first,
 static uint32_t next_version(csr_table *t) {
     if (t->clock == UINT32_MAX) {
         for (uint32_t s = 0; s < t->slot_count; s++)
-            if (t->slots[s] != NULL) t->slots[s]->version = 1;
+            if (slot_binding(t, s) != NULL) slot_binding(t, s)->version = 1;
         t->clock = 1;
         t->generation++;
     }
@@ -64,6 +66,36 @@ static rule take_rule(binding *b, uint32_t index) {
     memmove(&b->rules[index], &b->rules[index + 1], (size_t)(b->count - index - 1) * sizeof(rule));
     b->count--;
     return r;
+}
+
+/* The sequence of a rule set now in `b`: one more than its newest rule's. When that would pass
+ * 2^32 - 1 (after as many sets of the one binding), its rules are first numbered again from 1
+ * in the same order; out of memory for that, the set fails and changes nothing. */
+static int compare_sequences(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static csr_status next_sequence(csr_table *t, binding *b, uint32_t *sequence) {
+    uint32_t newest = 0;
+    for (uint32_t i = 0; i < b->count; i++)
+        if (b->rules[i].sequence > newest) newest = b->rules[i].sequence;
+    if (newest == UINT32_MAX) {
+        size_t bytes = array_bytes(0, b->count, sizeof(uint32_t));
+        uint32_t *sorted = allocate(bytes, &t->rule_words);
+        if (sorted == NULL) return CSR_ERR_NOMEM;
+        for (uint32_t i = 0; i < b->count; i++) sorted[i] = b->rules[i].sequence;
+        qsort(sorted, b->count, sizeof(uint32_t), compare_sequences);
+        for (uint32_t i = 0; i < b->count; i++) { /* the rank of each (sequences are distinct) */
+            const uint32_t *found = bsearch(&b->rules[i].sequence, sorted, b->count,
+                                            sizeof(uint32_t), compare_sequences);
+            b->rules[i].sequence = (uint32_t)(found - sorted) + 1;
+        }
+        deallocate(sorted, bytes, &t->rule_words);
+        newest = b->count;
+    }
+    *sequence = newest + 1;
+    return CSR_OK;
 }
 
 /* Where a rule of `priority` set now goes: before every rule of lower or equal priority. */
@@ -112,30 +144,18 @@ static void fill_predicate(csr_table *t, uint32_t index, const csr_descriptor *d
 
 /* Reserves a slot number and room for it in the slot arrays. */
 static csr_status reserve_slot(csr_table *t, uint32_t *slot) {
-    if (t->free_slot_count > 0) {
-        *slot = t->free_slots[t->free_slot_count - 1];
+    if (t->free_slot != FREE_SLOTS_END) {
+        *slot = t->free_slot;
         return CSR_OK;
     }
-    if (t->slot_count == UINT32_MAX) return CSR_ERR_NOMEM;
+    if (t->slot_count == FREE_SLOTS_END) return CSR_ERR_NOMEM; /* 2^32 - 1 slots */
     if (t->slot_count == t->slot_capacity) {
-        /* Both arrays are allocated before either is replaced. */
-        uint32_t old = t->slot_capacity, capacity = doubled(old, 2, UINT32_MAX);
-        binding **slots = allocate(array_bytes(0, capacity, sizeof(binding *)), &t->rule_words);
-        uint32_t *free_slots = slots == NULL ? NULL :
-            allocate(array_bytes(0, capacity, sizeof(uint32_t)), &t->rule_words);
-        if (slots == NULL || free_slots == NULL) {
-            deallocate(slots, capacity * sizeof(binding *), &t->rule_words);
-            deallocate(free_slots, capacity * sizeof(uint32_t), &t->rule_words);
-            return CSR_ERR_NOMEM;
-        }
-        if (old > 0) {
-            memcpy(slots, t->slots, old * sizeof(binding *));
-            memcpy(free_slots, t->free_slots, old * sizeof(uint32_t));
-        }
-        deallocate(t->slots, old * sizeof(binding *), &t->rule_words);
-        deallocate(t->free_slots, old * sizeof(uint32_t), &t->rule_words);
+        uint32_t old = t->slot_capacity, capacity = doubled(old, 2, FREE_SLOTS_END);
+        uintptr_t *slots = allocate(array_bytes(0, capacity, sizeof(uintptr_t)), &t->rule_words);
+        if (slots == NULL) return CSR_ERR_NOMEM;
+        if (old > 0) memcpy(slots, t->slots, old * sizeof(uintptr_t));
+        deallocate(t->slots, old * sizeof(uintptr_t), &t->rule_words);
         t->slots = slots;
-        t->free_slots = free_slots;
         t->slot_capacity = capacity;
     }
     *slot = t->slot_count;
@@ -143,11 +163,11 @@ static csr_status reserve_slot(csr_table *t, uint32_t *slot) {
 }
 
 static void take_slot(csr_table *t, uint32_t slot, binding *b) {
-    if (t->free_slot_count > 0 && t->free_slots[t->free_slot_count - 1] == slot)
-        t->free_slot_count--;
+    if (slot == t->free_slot)
+        t->free_slot = (uint32_t)(t->slots[slot] >> 1);
     else
         t->slot_count++;
-    t->slots[slot] = b;
+    set_slot(t, slot, b);
     b->slot = slot;
     b->version = next_version(t); /* the slot's old entries never match it */
 }
@@ -193,8 +213,7 @@ static void release_rules(csr_table *t, const binding *b) {
 static void free_binding(csr_table *t, binding *b) {
     release_rules(t, b);
     stale_diffs(t);
-    t->slots[b->slot] = NULL;
-    t->free_slots[t->free_slot_count++] = b->slot;
+    free_slot(t, b->slot);
     t->binding_count--;
     release_binding_memory(t, b);
 }
@@ -258,7 +277,7 @@ static binding *move_binding(csr_table *t, binding *b, binding *grown, uint32_t 
     memcpy(grown, b, binding_bytes(b->count));
     grown->capacity = capacity;
     *entry = grown;
-    t->slots[b->slot] = grown;
+    set_slot(t, b->slot, grown);
     release_binding_memory(t, b);
     return grown;
 }
@@ -274,7 +293,10 @@ static csr_status set_rule(csr_table *t, uint32_t target, uint32_t key_path,
     if (status != CSR_OK) return status;
 
     int64_t found = b == NULL ? -1 : find_rule(t, b, d);
-    /* Allocate everything this call may need before changing anything. */
+    /* Allocate everything this call may need before changing anything (numbering the rules
+     * again changes no order). */
+    uint32_t sequence = 1;
+    if (b != NULL && (status = next_sequence(t, b, &sequence)) != CSR_OK) return status;
     uint32_t pred = NO_PREDICATE;
     if (d->mode == CSR_CUSTOM && found < 0) {
         pred = reserve_predicate(t);
@@ -311,7 +333,7 @@ static csr_status set_rule(csr_table *t, uint32_t target, uint32_t key_path,
         t->rules++;
     }
     r.value = value;
-    r.sequence = ++t->sequence;
+    r.sequence = sequence;
     uint32_t at = insertion_index(b, r.priority);
     memmove(&b->rules[at + 1], &b->rules[at], (size_t)(b->count - at) * sizeof(rule));
     b->rules[at] = r;
@@ -394,11 +416,10 @@ CSR_PRIVATE void remove_all(csr_table *t) {
      * of more than one rule; then the pool and the whole index at once: freeing never
      * allocates. */
     for (uint32_t s = 0; s < t->slot_count; s++) {
-        binding *b = t->slots[s];
+        binding *b = slot_binding(t, s);
         if (b == NULL) continue;
         release_rules(t, b);
         if (b->capacity > 1) deallocate(b, binding_bytes(b->capacity), &t->rule_words);
-        t->slots[s] = NULL;
     }
     pool_free(t);
     t->binding_count = 0;
@@ -408,7 +429,7 @@ CSR_PRIVATE void remove_all(csr_table *t) {
     t->bindings = NULL;
     t->tombstones = 0;
     t->slot_count = 0;
-    t->free_slot_count = 0;
+    t->free_slot = FREE_SLOTS_END;
     free_scratch(t);
 }
 

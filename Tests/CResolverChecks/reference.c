@@ -51,9 +51,12 @@ static int find(const ref_model *m, uint32_t t, uint32_t k, const csr_descriptor
 bool ref_has_room(const ref_model *m, uint32_t t, uint32_t k) { return m->count[t][k] < REF_MAX_RULES; }
 
 void ref_set(ref_model *m, uint32_t t, uint32_t k, const csr_descriptor *d, csr_value value) {
+    uint64_t newest = 0;
+    for (int j = 0; j < m->count[t][k]; j++)
+        if (m->rules[t][k][j].sequence > newest) newest = m->rules[t][k][j].sequence;
     int i = find(m, t, k, d);
     if (i < 0) i = m->count[t][k]++;
-    m->rules[t][k][i] = (ref_rule){*d, value, ++m->sequence};
+    m->rules[t][k][i] = (ref_rule){*d, value, newest + 1};
 }
 
 bool ref_remove(ref_model *m, uint32_t t, uint32_t k, const csr_descriptor *d) {
@@ -94,7 +97,6 @@ csr_value ref_resolve(const ref_model *m, uint32_t t, uint32_t k, uint64_t state
 
 void ref_reset(ref_model *m) {
     memset(m->count, 0, sizeof m->count);
-    m->sequence = 0;
 }
 
 /* Whether a comes before b in resolution order. */

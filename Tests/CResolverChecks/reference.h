@@ -23,13 +23,12 @@
 typedef struct ref_rule {
     csr_descriptor descriptor;
     csr_value value;
-    uint64_t sequence;
+    uint64_t sequence; /* the binding's: one more than its newest rule's when set */
 } ref_rule;
 
 typedef struct ref_model {
     ref_rule rules[REF_TARGETS][REF_KEY_PATHS][REF_MAX_RULES];
     int count[REF_TARGETS][REF_KEY_PATHS];
-    uint64_t sequence;
 } ref_model;
 
 /// The predicates the checks use, by id 1–3: the context's two low bits (the rest is free for
@@ -45,7 +44,7 @@ bool ref_remove(ref_model *m, uint32_t t, uint32_t k, const csr_descriptor *d);
 bool ref_remove_binding(ref_model *m, uint32_t t, uint32_t k);
 bool ref_remove_target(ref_model *m, uint32_t t);
 void ref_remove_all(ref_model *m);
-/// Empties the model (rule counts and sequence only: cheap).
+/// Empties the model (rule counts only: cheap).
 void ref_reset(ref_model *m);
 /// The winning value, or CSR_NO_VALUE.
 csr_value ref_resolve(const ref_model *m, uint32_t t, uint32_t k, uint64_t state);

@@ -4,7 +4,9 @@
  * reach the static helpers. Covers
  *   - every size computation with capacities near 2^32 and sizes near SIZE_MAX: each fails with
  *     CSR_ERR_NOMEM (no wrapped, small allocation, no copy past an array);
- *   - the wrap of the binding version clock;
+ *   - the wrap of the binding version clock, and of a binding's rule sequence;
+ *   - the free slots, a list threaded through the slot array: reused newest first, then new
+ *     ones, and every slot's binding found again;
  *   - 1M distinct states of one binding within the cache budget, and a csr_set afterwards that
  *     touches no cache: it allocates and frees nothing, and every cache counter stays put (not
  *     a timed test: before, the set walked the million caches);
@@ -22,10 +24,12 @@
 #include <stdlib.h>
 
 static size_t mallocs, frees, refused, largest_request;
+static bool refuse_next; /* a check that needs one allocation to fail */
 
 Word_t JudyMalloc(Word_t words) {
     if (words > largest_request) largest_request = words;
-    if (words > ((Word_t)1 << 27)) { /* 1 GiB: nothing this test makes legitimately */
+    if (words > ((Word_t)1 << 27) || refuse_next) { /* 1 GiB: nothing this test makes legitimately */
+        refuse_next = false;
         refused++;
         return 0;
     }
@@ -81,7 +85,7 @@ static void test_capacity_overflow(void) {
     CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
     csr_descriptor d = plain(CSR_CONTAINING, 1, 1);
     CHECK(csr_set(t, 1, 1, &d, 7, NULL) == CSR_OK);
-    binding *b = t->slots[0];
+    binding *b = slot_binding(t, 0);
 
     /* reserve_slot: 2^31 slots doubles to 2^32 - 1 (32 GiB of pointers, refused), never 0. */
     uint32_t saved_count = t->slot_count, saved_capacity = t->slot_capacity, slot = 0;
@@ -106,13 +110,16 @@ static void test_capacity_overflow(void) {
     CHECK(reserve_rule(t, &full, &grown, &capacity) == CSR_ERR_NOMEM && refused == before + 1);
     CHECK(binding_bytes(SIZE_MAX / 2) == SIZE_MAX);
 
-    /* reserve_predicate: index UINT32_MAX is the sentinel and never handed out. */
-    t->pred_count = t->pred_capacity = 1u << 31;
+    /* reserve_predicate: a rule keeps its predicate's index in 24 bits; NO_PREDICATE (2^24 - 1)
+     * is the sentinel, never handed out: at that many, no more, and nothing is asked for. */
+    CHECK(doubled(1u << 23, 4, NO_PREDICATE) == NO_PREDICATE);
+    t->pred_count = t->pred_capacity = NO_PREDICATE;
     before = refused;
-    CHECK(reserve_predicate(t) == NO_PREDICATE && refused == before + 1);
-    t->pred_count = t->pred_capacity = UINT32_MAX;
-    CHECK(reserve_predicate(t) == NO_PREDICATE && refused == before + 1);
+    size_t asked = mallocs;
+    CHECK(reserve_predicate(t) == NO_PREDICATE && refused == before && mallocs == asked);
     t->pred_count = t->pred_capacity = 0;
+    rule r = {.predicate = NO_PREDICATE, .mode = CSR_CUSTOM};
+    CHECK(r.predicate == NO_PREDICATE && r.mode == CSR_CUSTOM); /* the fields hold them */
 
     /* A diff of more changes than a size_t can hold, and a root of 2^32 middle tables. */
     CHECK(allocate(array_bytes(sizeof(diff_list), SIZE_MAX / 16, sizeof(csr_change)), &t->scratch_words) == NULL);
@@ -149,7 +156,7 @@ static void test_pool_of_one_rule_bindings(void) {
     CHECK(csr_set(t, 2000, 1, &d, 5, NULL) == CSR_OK); /* takes the freed place: no allocation */
     CHECK(mallocs == before && t->pool_free == NULL);
     uint32_t slot;
-    CHECK(csr_slot(t, 2000, 1, &slot) == CSR_OK && t->slots[slot] == freed_place);
+    CHECK(csr_slot(t, 2000, 1, &slot) == CSR_OK && slot_binding(t, slot) == freed_place);
     CHECK(resolve(t, 2000, 1, 1) == 5 && resolve(t, 1, 1, 1) == 1 && resolve(t, 999, 1, 1) == 1);
     /* Removed one by one down to a quarter of its places, the pool moves its bindings into one
      * block of just them (at 511 of 2,046 places), and frees the others. */
@@ -160,7 +167,7 @@ static void test_pool_of_one_rule_bindings(void) {
     CHECK(t->pool_live == 401 && t->pool_blocks->next == NULL && t->pool_places == 511);
     CHECK(resolve(t, 2000, 1, 1) == 5 && resolve(t, 1, 1, 1) == 1 && resolve(t, 1999, 1, 1) == 1);
     CHECK(resolve(t, 2, 1, 1) == CSR_NO_VALUE && resolve(t, 1601, 1, 1) == 1);
-    CHECK(csr_slot(t, 2000, 1, &slot) == CSR_OK && t->slots[slot]->capacity == 1);
+    CHECK(csr_slot(t, 2000, 1, &slot) == CSR_OK && slot_binding(t, slot)->capacity == 1);
     CHECK(csr_set(t, 3000, 1, &d, 6, NULL) == CSR_OK && resolve(t, 3000, 1, 1) == 6); /* grows again */
     size_t freed = frees;
     csr_remove_all(t);
@@ -178,14 +185,14 @@ static void test_binding_and_rules_in_one_allocation(void) {
     uint32_t slot = UINT32_MAX, looked_up = 0;
     CHECK(csr_set(t, 5, 6, &one, 1, &slot) == CSR_OK);
     CHECK(csr_slot(t, 5, 6, &looked_up) == CSR_OK && slot == looked_up); /* csr_set's slot */
-    binding *b = t->slots[slot];
+    binding *b = slot_binding(t, slot);
     CHECK(b->capacity == 1 && b->count == 1); /* the binding and its rule: one allocation */
     size_t allocated = mallocs, freed = frees;
     binding *pooled = b;
     CHECK(csr_set(t, 5, 6, &two, 2, NULL) == CSR_OK); /* moved to one with room for two */
     CHECK(mallocs == allocated + 1 && frees == freed); /* its place goes back to the pool */
     CHECK(t->pool_free == pooled);
-    b = t->slots[slot];
+    b = slot_binding(t, slot);
     CHECK(b->capacity == 2 && b->count == 2 && b->slot == slot);
     CHECK(resolve(t, 5, 6, 1) == 1 && resolve(t, 5, 6, 2) == 2 && resolve(t, 5, 6, 3) == 2);
     CHECK(csr_slot(t, 5, 6, &looked_up) == CSR_OK && looked_up == slot); /* the index follows */
@@ -209,6 +216,58 @@ static void test_version_clock_wraps(void) {
         for (uint32_t k = 0; k < 3; k++) CHECK(resolve(t, 1, k, 1) == k);
     }
     CHECK(t->clock < 100);
+    csr_table_destroy(t);
+}
+
+static void test_free_slots_are_a_list_in_the_slot_array(void) {
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    csr_descriptor one = plain(CSR_CONTAINING, 1, 1);
+    for (uint32_t k = 0; k < 5; k++) CHECK(csr_set(t, 1, k, &one, k, NULL) == CSR_OK);
+    CHECK(t->slot_count == 5 && t->free_slot == FREE_SLOTS_END);
+    CHECK(csr_remove_binding(t, 1, 3) == CSR_OK && csr_remove_binding(t, 1, 1) == CSR_OK);
+    CHECK(slot_binding(t, 1) == NULL && slot_binding(t, 3) == NULL && t->free_slot == 1);
+    CHECK(slot_binding(t, 0) != NULL && slot_binding(t, 2) != NULL && slot_binding(t, 4) != NULL);
+    uint32_t slot = UINT32_MAX;
+    CHECK(csr_set(t, 2, 0, &one, 10, &slot) == CSR_OK && slot == 1); /* the newest free first */
+    CHECK(csr_set(t, 2, 1, &one, 11, &slot) == CSR_OK && slot == 3);
+    CHECK(t->free_slot == FREE_SLOTS_END);
+    CHECK(csr_set(t, 2, 2, &one, 12, &slot) == CSR_OK && slot == 5 && t->slot_count == 6);
+    for (uint32_t s = 0; s < t->slot_count; s++) CHECK(slot_binding(t, s) != NULL && slot_binding(t, s)->slot == s);
+    CHECK(resolve(t, 2, 0, 1) == 10 && resolve(t, 2, 1, 1) == 11 && resolve(t, 1, 4, 1) == 4);
+    csr_value value = 0;
+    CHECK(csr_resolve_slot(t, 3, 1, &value) == CSR_OK && value == 11);
+    CHECK(csr_remove_binding(t, 1, 0) == CSR_OK);
+    CHECK(csr_resolve_slot(t, 0, 1, &value) == CSR_ERR_INVALID); /* a free slot */
+    csr_remove_all(t);
+    CHECK(t->slot_count == 0 && t->free_slot == FREE_SLOTS_END);
+    CHECK(csr_set(t, 3, 3, &one, 7, &slot) == CSR_OK && slot == 0);
+    csr_table_destroy(t);
+}
+
+static void test_rule_sequences_wrap(void) {
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    csr_descriptor low = plain(CSR_CONTAINING, 1, 1), high = plain(CSR_CONTAINING, 2, 2),
+                   newer = plain(CSR_CONTAINING, 4, 1), newest = plain(CSR_CONTAINING, 8, 1);
+    CHECK(csr_set(t, 1, 1, &low, 1, NULL) == CSR_OK && csr_set(t, 1, 1, &high, 2, NULL) == CSR_OK);
+    CHECK(csr_set(t, 1, 1, &newer, 3, NULL) == CSR_OK);
+    csr_candidate c[4];
+    size_t n = 0;
+    CHECK(csr_explain(t, 1, 1, 0, c, 4, &n) == CSR_OK && n == 3);
+    CHECK(c[0].rule.sequence == 2 && c[1].rule.sequence == 3 && c[2].rule.sequence == 1);
+    /* The binding's newest at 2^32 - 1: the next set numbers its rules again, in order. */
+    binding *b = slot_binding(t, 0);
+    b->rules[0].sequence = 4000000000u, b->rules[1].sequence = UINT32_MAX, b->rules[2].sequence = 7;
+    refuse_next = true; /* out of memory for that: refused, nothing changed */
+    CHECK(csr_set(t, 1, 1, &newest, 4, NULL) == CSR_ERR_NOMEM && b->count == 3);
+    CHECK(b->rules[1].sequence == UINT32_MAX);
+    CHECK(csr_set(t, 1, 1, &newest, 4, NULL) == CSR_OK);
+    CHECK(csr_explain(t, 1, 1, 0, c, 4, &n) == CSR_OK && n == 4);
+    CHECK(c[0].rule.value == 2 && c[1].rule.value == 4 && c[2].rule.value == 3 && c[3].rule.value == 1);
+    CHECK(c[0].rule.sequence == 2 && c[1].rule.sequence == 4 && c[2].rule.sequence == 3 &&
+          c[3].rule.sequence == 1);
+    CHECK(resolve(t, 1, 1, 1 | 4 | 8) == 4); /* the tie at priority 1: the newest */
     csr_table_destroy(t);
 }
 
@@ -487,6 +546,8 @@ int main(void) {
     test_binding_and_rules_in_one_allocation();
     test_pool_of_one_rule_bindings();
     test_version_clock_wraps();
+    test_rule_sequences_wrap();
+    test_free_slots_are_a_list_in_the_slot_array();
     test_budgets();
     test_reentry();
     test_diffs_from_the_index();

@@ -104,7 +104,9 @@ typedef struct csr_rule {
     uint64_t mask;
     /// The custom predicate's id (`csr_descriptor.predicate_id`); 0 unless mode is CSR_CUSTOM.
     uint64_t predicate_id;
-    /// Larger means set more recently; breaks priority ties.
+    /// Larger means set more recently than the pair's other rules; breaks priority ties. One more
+    /// than the pair's newest rule when set (the pair's rules are numbered again from 1, in
+    /// order, when that would pass 2^32 - 1).
     uint64_t sequence;
     csr_mode mode;
     int32_t priority;
@@ -168,7 +170,8 @@ void csr_table_destroy(csr_table *table);
 /// Sets the rule (target, key_path, descriptor) to `value`. A rule with the same identity is
 /// replaced: its old value is released and it counts as the most recently set. O(rules of the
 /// pair) plus one index update; the caches are invalidated in O(1). When `slot` is not NULL and
-/// the call succeeds, it receives the pair's slot (see csr_slot).
+/// the call succeeds, it receives the pair's slot (see csr_slot). A table holds at most
+/// 2^24 - 1 custom rules at once: CSR_ERR_NOMEM beyond.
 csr_status csr_set(csr_table *table, uint32_t target, uint32_t key_path,
                    const csr_descriptor *descriptor, csr_value value, uint32_t *slot);
 

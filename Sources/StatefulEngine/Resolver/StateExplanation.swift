@@ -20,7 +20,8 @@ public struct StateExplanation<Value>: CustomStringConvertible {
         public let value: Value
         /// Whether the descriptor matches the state explained.
         public let matches: Bool
-        /// Larger means set more recently; decides between equal priorities.
+        /// Larger means set more recently than the property's other rules; decides between
+        /// equal priorities.
         public let sequence: UInt64
     }
 
