@@ -42,20 +42,29 @@ struct TargetRegistryTests {
         let steps = (0..<4).map { _ in registry.nextDeadTarget() }
         #expect(steps[0] == nil && steps[1] == nil && steps[2] === records[2] && steps[3] === records[2])
         registry.remove(records[2])
-        // The last record took its place and is checked next, then the sweep wraps to 0.
-        #expect(records[3].sweepIndex == 2 && registry.count == 3)
-        let after = (0..<2).map { _ in registry.nextDeadTarget() }
-        #expect(after.allSatisfy { $0 == nil })
+        #expect(registry.count == 3)
+        // Its freed id is a step of its own, then 3, then the sweep wraps to 0 and goes round.
+        objects[0] = nil
+        let after = (0..<3).map { _ in registry.nextDeadTarget() }
+        #expect(after[0] == nil && after[1] == nil && after[2] === records[0])
         withExtendedLifetime(objects) {}
     }
 
-    @Test func removingTheLastRecordMovesNothing() throws {
+    @Test func aFreedIdIsSweptAgainOnceReused() throws {
         var registry = TargetRegistry()
-        let objects = (0..<2).map { _ in Target() }
-        let records = try objects.map { try registry.add($0, access: .current) }
-        registry.remove(records[1])
-        #expect(records[0].sweepIndex == 0 && registry.count == 1)
+        var objects: [Target?] = (0..<2).map { _ in Target() }
+        let records = try objects.map { try registry.add($0!, access: .current) }
         registry.remove(records[0])
-        #expect(registry.count == 0 && registry.record(at: objects[0]) == nil)
+        #expect(registry.count == 1 && registry.record(at: objects[0]!) == nil)
+        // The newcomer takes id 1 and is checked there.
+        var newcomer: Target? = Target()
+        let reused = try registry.add(newcomer!, access: .current)
+        #expect(reused.id == 1 && registry.count == 2)
+        newcomer = nil
+        let steps = (0..<2).map { _ in registry.nextDeadTarget() }
+        #expect(steps[0] === reused && steps[1] === reused)
+        registry.removeAll()
+        #expect(registry.count == 0 && registry.nextDeadTarget() == nil && registry.record(at: objects[1]!) == nil)
+        withExtendedLifetime((objects, newcomer)) {}
     }
 }

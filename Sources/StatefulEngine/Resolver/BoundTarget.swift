@@ -16,9 +16,6 @@ class BoundTarget {
     /// once this one is freed.
     final let address: UnsafeMutableRawPointer
     final let id: UInt32
-    /// The record's place in the resolver's sweep list; unchecked, as the resolver's parts are
-    /// (see StateResolver): no access lasts across user code.
-    @exclusivity(unchecked) final var sweepIndex: UInt32 = 0
 
     fileprivate init(_ object: AnyObject, id: UInt32) {
         (address, self.id) = (Unmanaged.passUnretained(object).toOpaque(), id)

@@ -29,7 +29,7 @@ extension StateResolver {
     /// - Complexity: O(`count`), plus the purges.
     func sweepDeadTargets(_ count: Int) {
         for _ in 0..<min(count, targets.count) {
-            if let dead = targets.nextDeadTarget() { purge(dead) }  // a purge moves another here
+            if let dead = targets.nextDeadTarget() { purge(dead) }
         }
         // The purged values are released by the caller's drain, at its end (a bind's, an apply's).
     }

@@ -10,21 +10,20 @@
 struct TargetRegistry {
     /// The id of the record made for the object at an address (which a later object may have).
     private var idsByObject = CompactDictionary<UnsafeMutableRawPointer, UInt32>()
-    /// The record of each id in use, at index id − 1 (ids are dense: freed ones are reused).
-    private var recordsByID: ContiguousArray<BoundTarget?> = []
+    /// The record of each id in use with its object's address, at index id − 1 (ids are dense:
+    /// freed ones are reused); nil for a freed id. The sweep walks it with ``sweepCursor``:
+    /// with the direct access it reads only the addresses (and the objects' reference counts),
+    /// not the records, which lie among the bindings' memory.
+    private var byID: ContiguousArray<(record: BoundTarget, address: UnsafeMutableRawPointer)?> = []
     /// The next id never handed out.
     private(set) var nextID: UInt32 = 1
     /// Ids of targets that went, reused before new ones are taken.
     private var freeIDs: [UInt32] = []
-    /// Every record with its object's address, in no particular order (a removal moves the
-    /// last one to its place), and the one ``nextDeadTarget()`` checks next. With the direct
-    /// access the sweep reads only the addresses (and the objects' reference counts), not the
-    /// records, which lie among the bindings' memory.
-    private var sweepList: ContiguousArray<(record: BoundTarget, address: UnsafeMutableRawPointer)> = []
+    /// The index in ``byID`` that ``nextDeadTarget()`` checks next.
     private var sweepCursor = 0
 
     /// The number of bound targets.
-    var count: Int { sweepList.count }
+    private(set) var count = 0
 
     /// The record made for the object at `object`'s address: `object`'s own, or that of a
     /// deallocated object whose address `object` took (check with `===` on its `object`).
@@ -32,11 +31,11 @@ struct TargetRegistry {
     /// - Complexity: One lookup (see ``CompactDictionary``).
     func record(at object: AnyObject) -> BoundTarget? {
         guard let id = idsByObject[Unmanaged.passUnretained(object).toOpaque()] else { return nil }
-        return recordsByID[Int(id) - 1]
+        return byID[Int(id) - 1]?.record
     }
 
     /// Whether `bound` is registered (not removed yet).
-    func contains(_ bound: BoundTarget) -> Bool { Int(bound.id) <= recordsByID.count && recordsByID[Int(bound.id) - 1] === bound }
+    func contains(_ bound: BoundTarget) -> Bool { Int(bound.id) <= byID.count && byID[Int(bound.id) - 1]?.record === bound }
 
     /// Whether the targets' liveness is read from their reference counts (the direct access),
     /// as of the last registration: the property access is the process's, the same for every
@@ -58,23 +57,17 @@ struct TargetRegistry {
         let bound = BoundTarget.make(object, id: id, access: access)
         readsReferenceCounts = bound.readsReferenceCounts
         idsByObject[bound.address] = bound.id
-        if Int(id) > recordsByID.count { recordsByID.append(bound) } else { recordsByID[Int(id) - 1] = bound }
-        bound.sweepIndex = UInt32(sweepList.count)
-        sweepList.append((bound, bound.address))
+        if Int(id) > byID.count { byID.append((bound, bound.address)) } else { byID[Int(id) - 1] = (bound, bound.address) }
+        count += 1
         return bound
     }
 
-    /// Unregisters `bound` and frees its id (the caller removed its rules). The last record of
-    /// the sweep list takes its place.
+    /// Unregisters `bound` and frees its id (the caller removed its rules).
     mutating func remove(_ bound: BoundTarget) {
-        recordsByID[Int(bound.id) - 1] = nil
+        byID[Int(bound.id) - 1] = nil
         // A later object at the same address may have its own record by now.
         if idsByObject[bound.address] == bound.id { idsByObject[bound.address] = nil }
-        let last = sweepList.removeLast()
-        if last.record !== bound {
-            sweepList[Int(bound.sweepIndex)] = last
-            last.record.sweepIndex = bound.sweepIndex
-        }
+        count -= 1
         freeIDs.append(bound.id)
     }
 
@@ -82,22 +75,25 @@ struct TargetRegistry {
     ///
     /// - Complexity: O(*n*) in the targets, whose records are released.
     mutating func removeAll() {
-        (idsByObject, recordsByID, sweepList) = (CompactDictionary(), [], [])
+        (idsByObject, byID, count) = (CompactDictionary(), [], 0)
         (nextID, freeIDs, sweepCursor) = (1, [], 0)
     }
 
     /// One step of the sweep: the target under the cursor when it was deallocated (the caller
-    /// purges it, which moves another record to its place, checked next); nil, and the cursor
-    /// moves on, when it lives. The cursor wraps around, so every target is checked in turn.
+    /// purges it, which frees its id); nil, and the cursor moves on, when it lives or its id is
+    /// free. The cursor wraps around, so every target is checked in turn.
     ///
     /// - Complexity: O(1).
     mutating func nextDeadTarget() -> BoundTarget? {
-        if sweepCursor >= sweepList.count { sweepCursor = 0 }
+        if sweepCursor >= byID.count { sweepCursor = 0 }
+        guard sweepCursor < byID.count, let (record, address) = byID[sweepCursor] else {
+            sweepCursor += 1
+            return nil
+        }
         let lives =
             readsReferenceCounts
-            ? BoundTarget.liveAddressByReferenceCounts(sweepList[sweepCursor].address) != nil
-            : sweepList[sweepCursor].record.liveAddress != nil
-        if !lives { return sweepList[sweepCursor].record }
+            ? BoundTarget.liveAddressByReferenceCounts(address) != nil : record.liveAddress != nil
+        if !lives { return record }
         sweepCursor += 1
         return nil
     }
