@@ -139,51 +139,86 @@ struct BindingStore {
     }
 }
 
-/// The bindings of one target: the first inline, the others in an array, so that a target with
-/// one bound property costs no allocation. Holds one binding per key path id.
+/// The bindings of one target: the first four inline, any others in an array, so that a target
+/// with up to four bound properties costs no allocation (an array's header and slack cost more
+/// than the bindings it would hold). Holds one binding per key path id, the inline ones first
+/// and without gaps.
 struct TargetBindings {
-    private var first: Binding?
+    private var inline: (Binding?, Binding?, Binding?, Binding?) = (nil, nil, nil, nil)
     private var others: [Binding] = []
 
+    /// The bindings held inline.
+    private static let inlineCapacity = 4
+
+    /// The binding at `index` (below ``count``, or ``count`` to add one).
+    private subscript(index: Int) -> Binding? {
+        get {
+            switch index {
+            case 0: inline.0
+            case 1: inline.1
+            case 2: inline.2
+            case 3: inline.3
+            default: others[index - Self.inlineCapacity]
+            }
+        }
+        set {
+            switch index {
+            case 0: inline.0 = newValue
+            case 1: inline.1 = newValue
+            case 2: inline.2 = newValue
+            case 3: inline.3 = newValue
+            default:
+                let index = index - Self.inlineCapacity
+                if let newValue { if index == others.count { others.append(newValue) } else { others[index] = newValue } }
+                // Only the last is removed; a target that goes keeps no array.
+                else { others.removeLast(); if others.isEmpty { others = [] } }
+            }
+        }
+    }
+
+    /// The number of bindings held.
+    var count: Int {
+        inline.3 != nil ? Self.inlineCapacity + others.count : inline.2 != nil ? 3 : inline.1 != nil ? 2 : inline.0 != nil ? 1 : 0
+    }
+
     /// Whether no binding is held.
-    var isEmpty: Bool { first == nil }
+    var isEmpty: Bool { inline.0 == nil }
 
     /// The binding of key path id `keyPathID`.
     ///
     /// - Complexity: O(*k*) in the bindings held.
     func binding(_ keyPathID: UInt32) -> Binding? {
-        if let first, first.keyPathID == keyPathID { return first }
-        return others.first { $0.keyPathID == keyPathID }
+        index(of: keyPathID).map { self[$0]! }
+    }
+
+    private func index(of keyPathID: UInt32) -> Int? {
+        (0..<count).first { self[$0]!.keyPathID == keyPathID }
     }
 
     /// Adds `binding`, whose key path id is not held.
     mutating func insert(_ binding: Binding) {
-        if first == nil { first = binding } else { others.append(binding) }
+        self[count] = binding
     }
 
-    /// Removes the binding of `keyPathID` and returns it; nil when it is not held.
+    /// Removes the binding of `keyPathID` and returns it (the last one takes its place); nil
+    /// when it is not held.
     ///
     /// - Complexity: O(*k*) in the bindings held.
     mutating func remove(_ keyPathID: UInt32) -> Binding? {
-        defer { if others.isEmpty { others = [] } }  // a target that goes keeps no array
-        if let removed = first, removed.keyPathID == keyPathID {
-            first = others.popLast()
-            return removed
-        }
-        guard let index = others.firstIndex(where: { $0.keyPathID == keyPathID }) else { return nil }
-        others.swapAt(index, others.count - 1)
-        return others.removeLast()
+        guard let index = index(of: keyPathID) else { return nil }
+        let removed = self[index], last = count - 1
+        self[index] = self[last]
+        self[last] = nil
+        return removed
     }
 
     /// Whether a binding satisfies `predicate`.
     func contains(where predicate: (Binding) -> Bool) -> Bool {
-        guard let first else { return false }
-        return predicate(first) || others.contains(where: predicate)
+        (0..<count).contains { predicate(self[$0]!) }
     }
 
     /// The bindings, by key path id.
     var sorted: [Binding] {
-        guard let first else { return [] }
-        return others.isEmpty ? [first] : ([first] + others).sorted { $0.keyPathID < $1.keyPathID }
+        (0..<count).map { self[$0]! }.sorted { $0.keyPathID < $1.keyPathID }
     }
 }
