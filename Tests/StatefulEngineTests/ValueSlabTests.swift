@@ -135,4 +135,30 @@ struct ValueSlabTests {
         try resolver.apply([.selected, .focused])
         #expect(target.observed == 7 && others.enumerated().allSatisfy { $0.element.count == $0.offset })
     }
+
+    final class Counted {
+        nonisolated(unsafe) static var released = 0
+        deinit { Self.released += 1 }
+    }
+
+    final class Holder { var counted: Counted?, number = 0 }
+
+    /// A resolver that goes releases every value it holds (boxed ones; inline ones hold
+    /// nothing), once, custom rules' included.
+    @Test func aResolverThatGoesReleasesItsValuesOnce() throws {
+        Counted.released = 0
+        let holder = Holder()
+        weak var weakResolver: StateResolver?
+        do {
+            let resolver = StateResolver()
+            weakResolver = resolver
+            for priority: Int32 in 1...3 {
+                try resolver.setValue(Counted(), for: \.counted, of: holder, when: .containing(.selected, priority: priority))
+                try resolver.setValue(Int(priority), for: \.number, of: holder, when: .containing(.focused, priority: priority))
+            }
+            try resolver.setValue(Counted(), for: \.counted, of: holder, when: .custom("odd", priority: 9) { $0.rawValue & 1 == 1 })
+            #expect(Counted.released == 0)
+        }
+        #expect(weakResolver == nil && Counted.released == 4)
+    }
 }

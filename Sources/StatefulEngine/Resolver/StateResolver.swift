@@ -78,7 +78,9 @@ public final class StateResolver {
         self.applying = ApplyState(applied: state)
     }
 
-    deinit { csr_table_destroy(table) }
+    /// Destroys the table, taking its values back at once (not one by one through the slab's
+    /// free list), and releases them.
+    deinit { ValueSlab.release(slab.removeAll { csr_table_destroy(table) }) }
 
     // MARK: Binding values
 
