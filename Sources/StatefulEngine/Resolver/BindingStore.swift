@@ -40,11 +40,16 @@ struct BindingStore {
 
     /// The binding of `key`.
     ///
+    /// Out of line: the apply loop calls it only off its hot path (a change without slot, a
+    /// stale change list), where its inlined search would take registers from the loop.
+    ///
     /// - Complexity: O(*k*) in the target's bindings.
     subscript(key: UInt64) -> Binding? {
-        let index = Int(key >> 32) - 1
-        guard byTarget.indices.contains(index) else { return nil }
-        return byTarget[index].binding(UInt32(truncatingIfNeeded: key))
+        @inline(never) get {
+            let index = Int(key >> 32) - 1
+            guard byTarget.indices.contains(index) else { return nil }
+            return byTarget[index].binding(UInt32(truncatingIfNeeded: key))
+        }
     }
 
     /// The bindings of target id `target`, by key path id.

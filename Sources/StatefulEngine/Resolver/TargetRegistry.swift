@@ -14,7 +14,13 @@ struct TargetRegistry {
     /// freed ones are reused); nil for a freed id. The sweep walks it with ``sweepCursor``:
     /// with the direct access it reads only the addresses (and the objects' reference counts),
     /// not the records, which lie among the bindings' memory.
-    private var byID: ContiguousArray<(record: BoundTarget, address: UnsafeMutableRawPointer)?> = []
+    private var byID: ContiguousArray<Entry> = []
+
+    /// A record and its object's address; both nil for a freed id.
+    private struct Entry {
+        var record: BoundTarget?
+        var address: UnsafeMutableRawPointer?
+    }
     /// The next id never handed out.
     private(set) var nextID: UInt32 = 1
     /// Ids of targets that went, reused before new ones are taken.
@@ -31,11 +37,11 @@ struct TargetRegistry {
     /// - Complexity: One lookup (see ``CompactDictionary``).
     func record(at object: AnyObject) -> BoundTarget? {
         guard let id = idsByObject[Unmanaged.passUnretained(object).toOpaque()] else { return nil }
-        return byID[Int(id) - 1]?.record
+        return byID[Int(id) - 1].record
     }
 
     /// Whether `bound` is registered (not removed yet).
-    func contains(_ bound: BoundTarget) -> Bool { Int(bound.id) <= byID.count && byID[Int(bound.id) - 1]?.record === bound }
+    func contains(_ bound: BoundTarget) -> Bool { Int(bound.id) <= byID.count && byID[Int(bound.id) - 1].record === bound }
 
     /// Whether the targets' liveness is read from their reference counts (the direct access),
     /// as of the last registration: the property access is the process's, the same for every
@@ -57,14 +63,15 @@ struct TargetRegistry {
         let bound = BoundTarget.make(object, id: id, access: access)
         readsReferenceCounts = bound.readsReferenceCounts
         idsByObject[bound.address] = bound.id
-        if Int(id) > byID.count { byID.append((bound, bound.address)) } else { byID[Int(id) - 1] = (bound, bound.address) }
+        let entry = Entry(record: bound, address: bound.address)
+        if Int(id) > byID.count { byID.append(entry) } else { byID[Int(id) - 1] = entry }
         count += 1
         return bound
     }
 
     /// Unregisters `bound` and frees its id (the caller removed its rules).
     mutating func remove(_ bound: BoundTarget) {
-        byID[Int(bound.id) - 1] = nil
+        byID[Int(bound.id) - 1] = Entry()
         // A later object at the same address may have its own record by now.
         if idsByObject[bound.address] == bound.id { idsByObject[bound.address] = nil }
         count -= 1
@@ -86,14 +93,15 @@ struct TargetRegistry {
     /// - Complexity: O(1).
     mutating func nextDeadTarget() -> BoundTarget? {
         if sweepCursor >= byID.count { sweepCursor = 0 }
-        guard sweepCursor < byID.count, let (record, address) = byID[sweepCursor] else {
+        // The address alone, with the direct access: no retain of the record.
+        guard sweepCursor < byID.count, let address = byID[sweepCursor].address else {
             sweepCursor += 1
             return nil
         }
         let lives =
             readsReferenceCounts
-            ? BoundTarget.liveAddressByReferenceCounts(address) != nil : record.liveAddress != nil
-        if !lives { return record }
+            ? BoundTarget.liveAddressByReferenceCounts(address) != nil : byID[sweepCursor].record?.liveAddress != nil
+        if !lives { return byID[sweepCursor].record }
         sweepCursor += 1
         return nil
     }
