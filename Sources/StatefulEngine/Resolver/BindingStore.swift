@@ -174,9 +174,13 @@ struct TargetBindings {
             case 3: inline.3 = newValue
             default:
                 let index = index - Self.inlineCapacity
-                if let newValue { if index == others.count { others.append(newValue) } else { others[index] = newValue } }
-                // Only the last is removed; a target that goes keeps no array.
-                else { others.removeLast(); if others.isEmpty { others = [] } }
+                if let newValue {
+                    if index == others.count { others.append(newValue) } else { others[index] = newValue }
+                } else {
+                    // Only the last is removed; a target that goes keeps no array.
+                    others.removeLast()
+                    if others.isEmpty { others = [] }
+                }
             }
         }
     }
