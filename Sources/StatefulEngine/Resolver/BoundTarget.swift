@@ -9,7 +9,7 @@
 /// is being deinitialised: what a weak reference answers, without the side table a weak
 /// reference gives the object — which would send every retain and release of the target,
 /// anywhere in the program, down the runtime's slow path. One subclass for each, so that a
-/// record is 40 bytes (a size class of the allocator below the 48 of one with both fields).
+/// record is 40 bytes (48 with both references: a size class of the allocator more).
 class BoundTarget {
     /// The object's address, while the record is registered: the unowned reference of the
     /// direct access keeps the memory there. Also its identity, which a new object may take
