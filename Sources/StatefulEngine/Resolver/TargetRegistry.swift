@@ -12,9 +12,8 @@ struct TargetRegistry {
     private var idsByObject = CompactDictionary<UnsafeMutableRawPointer, UInt32>()
     /// The record of each id in use with its object's address, at index id − 1 (ids are dense:
     /// freed ones are reused); an empty entry for a freed id. The sweep walks it with
-    /// ``sweepCursor``:
-    /// with the direct access it reads only the addresses (and the objects' reference counts),
-    /// not the records, which lie among the bindings' memory.
+    /// ``sweepCursor``: with the direct access it reads only the addresses (and the objects'
+    /// reference counts), not the records, which lie among the bindings' memory.
     private var byID: ContiguousArray<Entry> = []
 
     /// A record and its object's address; both nil for a freed id.
