@@ -13,7 +13,9 @@ public struct ResolverError: Error, Hashable, Sendable, CustomStringConvertible 
     /// What went wrong, in words.
     public let description: String
 
-    /// The rule table could not allocate memory. Nothing was changed.
+    /// The rule table could not allocate memory. Nothing was changed. Also thrown by a bind
+    /// past 2²⁴ − 1 custom rules (descriptors with a predicate) held at once: the table keeps a
+    /// rule's predicate index in 24 bits.
     public static let outOfMemory = ResolverError(
         code: .outOfMemory,
         description:
