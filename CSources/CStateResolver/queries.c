@@ -45,8 +45,9 @@ static __attribute__((noinline)) csr_status resolve_slot_slow(csr_table *t, uint
                                                               uint64_t state, csr_value *value) {
     if (t == NULL || value == NULL) return CSR_ERR_INVALID;
     if (t->busy) return CSR_ERR_REENTRANT;
-    if (slot >= t->slot_count || slot_binding(t, slot) == NULL) return CSR_ERR_INVALID;
-    csr_value v = resolve_cold(t, slot_binding(t, slot), state);
+    const binding *b = slot < t->slot_count ? slot_binding(t, slot) : NULL;
+    if (b == NULL) return CSR_ERR_INVALID;
+    csr_value v = resolve_cold(t, b, state);
     *value = v;
     return v == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK;
 }

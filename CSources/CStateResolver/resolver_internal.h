@@ -30,9 +30,9 @@
  *           swapped in only when the rebuild succeeded.
  * binding   The pair's rules in an array kept in resolution order (priority descending, then
  *           sequence descending), so resolving is "first rule that matches". A rule's sequence
- *           is its binding's: one more than the binding's newest when set (next_sequence). Each binding owns
- *           a dense slot number, which indexes the per-state caches, and a version, drawn from
- *           a table-wide clock whenever the binding is created or mutated.
+ *           is its binding's: one more than the binding's newest when set (next_sequence).
+ *           Each binding owns a dense slot number, which indexes the per-state caches, and a
+ *           version, drawn from a table-wide clock whenever the binding is created or mutated.
  * items     The caches are items of two kinds: a state cache (one per state resolved in) and a
  *           diff list (one per (from, to) pair diffed). Every item is in `index`, an open-
  *           addressing hash table (linear probing, at most half full, backward-shift deletion)
@@ -278,10 +278,10 @@ static inline void free_slot(csr_table *t, uint32_t slot) {
     t->free_slot = slot;
 }
 
-
 /* The predicate index of a rule that has none; also the number of custom predicates a table can
  * hold (a rule keeps the index in 24 bits). */
 #define NO_PREDICATE 0xFFFFFFu
+
 /* ---- memory (memory.c) --------------------------------------------------------------- */
 
 /* Larger requests are refused without asking JudyMalloc (its word count would overflow). */

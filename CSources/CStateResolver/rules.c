@@ -27,8 +27,10 @@ CSR_PRIVATE binding *next_binding(const csr_table *t, Word_t *key, bool first,
  * and every page made stale, so that no entry from before the wrap can match. */
 static uint32_t next_version(csr_table *t) {
     if (t->clock == UINT32_MAX) {
-        for (uint32_t s = 0; s < t->slot_count; s++)
-            if (slot_binding(t, s) != NULL) slot_binding(t, s)->version = 1;
+        for (uint32_t s = 0; s < t->slot_count; s++) {
+            binding *b = slot_binding(t, s);
+            if (b != NULL) b->version = 1;
+        }
         t->clock = 1;
         t->generation++;
     }
@@ -68,14 +70,15 @@ static rule take_rule(binding *b, uint32_t index) {
     return r;
 }
 
-/* The sequence of a rule set now in `b`: one more than its newest rule's. When that would pass
- * 2^32 - 1 (after as many sets of the one binding), its rules are first numbered again from 1
- * in the same order; out of memory for that, the set fails and changes nothing. */
+/* qsort's and bsearch's order of two sequences. */
 static int compare_sequences(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return (x > y) - (x < y);
 }
 
+/* The sequence of a rule set now in `b`: one more than its newest rule's. When that would pass
+ * 2^32 - 1 (after as many sets of the one binding), its rules are first numbered again from 1
+ * in the same order; out of memory for that, the set fails and changes nothing. */
 static csr_status next_sequence(csr_table *t, binding *b, uint32_t *sequence) {
     uint32_t newest = 0;
     for (uint32_t i = 0; i < b->count; i++)
