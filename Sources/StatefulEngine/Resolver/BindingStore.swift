@@ -155,33 +155,30 @@ struct TargetBindings {
     /// The bindings held inline.
     private static let inlineCapacity = 4
 
-    /// The binding at `index` (below ``count``, or ``count`` to add one).
-    private subscript(index: Int) -> Binding? {
-        get {
-            switch index {
-            case 0: inline.0
-            case 1: inline.1
-            case 2: inline.2
-            case 3: inline.3
-            default: others[index - Self.inlineCapacity]
-            }
+    /// The inline binding at `index` (below ``inlineCapacity``).
+    private func inline(_ index: Int) -> Binding? {
+        switch index {
+        case 0: inline.0
+        case 1: inline.1
+        case 2: inline.2
+        default: inline.3
         }
+    }
+
+    private mutating func setInline(_ index: Int, _ binding: Binding?) {
+        switch index {
+        case 0: inline.0 = binding
+        case 1: inline.1 = binding
+        case 2: inline.2 = binding
+        default: inline.3 = binding
+        }
+    }
+
+    /// The binding at `index` (below ``count``).
+    private subscript(index: Int) -> Binding {
+        get { index < Self.inlineCapacity ? inline(index)! : others[index - Self.inlineCapacity] }
         set {
-            switch index {
-            case 0: inline.0 = newValue
-            case 1: inline.1 = newValue
-            case 2: inline.2 = newValue
-            case 3: inline.3 = newValue
-            default:
-                let index = index - Self.inlineCapacity
-                if let newValue {
-                    if index == others.count { others.append(newValue) } else { others[index] = newValue }
-                } else {
-                    // Only the last is removed; a target that goes keeps no array.
-                    others.removeLast()
-                    if others.isEmpty { others = [] }
-                }
-            }
+            if index < Self.inlineCapacity { setInline(index, newValue) } else { others[index - Self.inlineCapacity] = newValue }
         }
     }
 
@@ -197,16 +194,17 @@ struct TargetBindings {
     ///
     /// - Complexity: O(*k*) in the bindings held.
     func binding(_ keyPathID: UInt32) -> Binding? {
-        index(of: keyPathID).map { self[$0]! }
+        index(of: keyPathID).map { self[$0] }
     }
 
     private func index(of keyPathID: UInt32) -> Int? {
-        (0..<count).first { self[$0]!.keyPathID == keyPathID }
+        (0..<count).first { self[$0].keyPathID == keyPathID }
     }
 
     /// Adds `binding`, whose key path id is not held.
     mutating func insert(_ binding: Binding) {
-        self[count] = binding
+        let count = count
+        if count < Self.inlineCapacity { setInline(count, binding) } else { others.append(binding) }
     }
 
     /// Removes the binding of `keyPathID` and returns it (the last one takes its place); nil
@@ -217,17 +215,22 @@ struct TargetBindings {
         guard let index = index(of: keyPathID) else { return nil }
         let removed = self[index], last = count - 1
         self[index] = self[last]
-        self[last] = nil
+        if last < Self.inlineCapacity {
+            setInline(last, nil)
+        } else {
+            others.removeLast()
+            if others.isEmpty { others = [] }  // a target that goes keeps no array
+        }
         return removed
     }
 
     /// Whether a binding satisfies `predicate`.
     func contains(where predicate: (Binding) -> Bool) -> Bool {
-        (0..<count).contains { predicate(self[$0]!) }
+        (0..<count).contains { predicate(self[$0]) }
     }
 
     /// The bindings, by key path id.
     var sorted: [Binding] {
-        (0..<count).map { self[$0]! }.sorted { $0.keyPathID < $1.keyPathID }
+        (0..<count).map { self[$0] }.sorted { $0.keyPathID < $1.keyPathID }
     }
 }
