@@ -51,7 +51,7 @@
  *           are small (a control's few bindings): pages of 64 cost a control 1.1 KB per state.
  * diffs     A diff list holds the changes from one state to another, stamped with the epoch it
  *           was computed in. It does not depend on the state caches, which may be evicted
- *           before or after it.
+ *           before or after it; a small table computes it without them (DIRECT_DIFF_BINDINGS).
  * recent    A two-way set-associative array of recent (state -> cache) pairs in front of
  *           `index`, so that the warm path is usually one Judy lookup (the binding's), and
  *           none by slot (csr_resolve_slot). `recent_diffs` does the same, also two-way, for
@@ -197,6 +197,15 @@ typedef struct diff_list {
 } diff_list;
 
 /* ---- the table ----------------------------------------------------------------------- */
+
+/* A table of at most this many bindings computes a diff list from the rules (csr_diff's cold
+ * path) instead of through state caches, and makes none: a state's page tables take about
+ * 400 bytes whatever the table's size (a middle table and a page of 16 entries), many times
+ * the 8 bytes a binding its values need in a small table, whose rules resolve in a few
+ * instructions a binding. (The web front end's sessions, a few controls of a few bindings
+ * each, held a third of their memory in such caches.) csr_resolve still caches: it resolves one
+ * binding, where a cache saves the rules' walk. */
+#define DIRECT_DIFF_BINDINGS 64
 
 /* `recent` and `recent_diffs` hold RECENT_MIN entries each when first used and double, up to
  * RECENT_MAX, whenever they have dropped more live entries than they hold (see remember.c). */

@@ -427,6 +427,53 @@ static void test_diffs_from_the_index(void) {
     csr_table_destroy(t);
 }
 
+/* A table of at most DIRECT_DIFF_BINDINGS bindings diffs from its rules and makes no state cache;
+ * one binding more, and the diffs go through the caches. The changes are the same either way
+ * (checked against csr_resolve, whose caches the small table's diffs ignore), after a mutation
+ * too. */
+static void test_small_tables_diff_without_state_caches(void) {
+    for (uint32_t n = DIRECT_DIFF_BINDINGS; n <= DIRECT_DIFF_BINDINGS + 1; n++) {
+        csr_table *t;
+        CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+        csr_descriptor containing = plain(CSR_CONTAINING, 1, 0), exactly = plain(CSR_EXACTLY, 3, 2000);
+        for (uint32_t k = 0; k < n; k++) {
+            CHECK(csr_set(t, k, 0, &containing, k, NULL) == CSR_OK);
+            if (k % 2 == 0) CHECK(csr_set(t, k, 0, &exactly, k + 1000, NULL) == CSR_OK);
+        }
+        for (int round = 0; round < 2; round++) {
+            const uint64_t states[] = {0, 1, 3, 0};
+            for (int i = 0; i < 3; i++) {
+                const csr_change *changes;
+                size_t count;
+                CHECK(csr_diff(t, states[i], states[i + 1], &changes, &count) == CSR_OK);
+                size_t expected = 0;
+                for (uint32_t k = 0; k < n; k++) {
+                    csr_value from = resolve(t, k, 0, states[i]), to = resolve(t, k, 0, states[i + 1]);
+                    if (from == to) continue;
+                    CHECK(expected < count && changes[expected].target == k && changes[expected].old_value == from &&
+                          changes[expected].new_value == to);
+                    expected++;
+                }
+                CHECK(count == expected);
+            }
+            csr_stats s;
+            csr_get_stats(t, &s);
+            CHECK(s.cached_diffs >= 3);
+            csr_release_cache(t);
+            /* a mutation: the lists are stale and computed again */
+            CHECK(csr_set(t, 1, 0, &exactly, 77, NULL) == CSR_OK);
+        }
+        csr_release_cache(t);
+        const csr_change *changes;
+        size_t count;
+        CHECK(csr_diff(t, 0, 3, &changes, &count) == CSR_OK && count > 0);
+        csr_stats s;
+        csr_get_stats(t, &s);
+        CHECK(s.cached_states == (n == DIRECT_DIFF_BINDINGS ? 0 : 2) && s.cached_diffs == 1);
+        csr_table_destroy(t);
+    }
+}
+
 static csr_table *linted;
 static int lint_refusals;
 static bool reentering_predicate(uint64_t state, void *context) {
@@ -551,6 +598,7 @@ int main(void) {
     test_budgets();
     test_reentry();
     test_diffs_from_the_index();
+    test_small_tables_diff_without_state_caches();
     test_lint();
     test_cache_proportional();
     test_recent_grows();
