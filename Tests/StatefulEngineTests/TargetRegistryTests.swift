@@ -67,4 +67,32 @@ struct TargetRegistryTests {
         #expect(registry.count == 0 && registry.nextDeadTarget() == nil && registry.record(at: objects[1]!) == nil)
         withExtendedLifetime((objects, newcomer)) {}
     }
+
+    /// Records are found by object whether the registry searches its ids (a few targets) or
+    /// looks addresses up (more than eight), across the switch, removals and reused ids.
+    @Test func recordsAreFoundByObjectWithFewTargetsAndWithMany() throws {
+        var registry = TargetRegistry()
+        var objects = (0..<20).map { _ in Target() }
+        var records: [BoundTarget] = []
+        for object in objects {
+            records.append(try registry.add(object, access: .current))
+            for (index, earlier) in objects.prefix(records.count).enumerated() {
+                #expect(registry.record(at: earlier) === records[index])
+            }
+        }
+        let outsider = Target()
+        #expect(registry.record(at: outsider) == nil)
+        // Removed: not found; its id goes to a newcomer, found under it.
+        registry.remove(records[3])
+        #expect(registry.record(at: objects[3]) == nil && registry.record(at: objects[4]) === records[4])
+        objects[3] = Target()
+        records[3] = try registry.add(objects[3], access: .current)
+        #expect(records[3].id == 4 && registry.record(at: objects[3]) === records[3])
+        // Removing everything starts small again.
+        registry.removeAll()
+        #expect(registry.record(at: objects[0]) == nil)
+        let again = try registry.add(objects[0], access: .current)
+        #expect(again.id == 1 && registry.record(at: objects[0]) === again && registry.record(at: objects[1]) == nil)
+        withExtendedLifetime((objects, outsider)) {}
+    }
 }

@@ -46,7 +46,7 @@ extension Control {
         let (stream, continuation) = AsyncStream.makeStream(of: ControlState.self, bufferingPolicy: .bufferingNewest(limit))
         let end = StreamEnd(continuation)
         let subscription = StateSubscription(nil, appliedState: appliedState) { end.continuation.yield($0) }
-        subscriptions.tokens.append(subscription)
+        WeakTokens.append(subscription, to: &subscriptions.tokens)
         subscriptions.streams.append(subscription)  // the control keeps it while it lives
         continuation.onTermination = { [weak self, weak subscription] _ in
             Task { @MainActor in

@@ -44,7 +44,7 @@ extension Control {
         _ handler: @escaping @MainActor (ControlState) -> Void
     ) -> StateSubscription {
         let subscription = StateSubscription(descriptor, appliedState: appliedState, handler: handler)
-        subscriptions.tokens.append(subscription)
+        WeakTokens.append(subscription, to: &subscriptions.tokens)
         return subscription
     }
 
@@ -53,10 +53,10 @@ extension Control {
     /// (each subscription sees the state applied when it is called), then runs again until
     /// the state settles.
     func notifySubscriptions() {
-        guard !subscriptions.isNotifying, !subscriptions.isEmpty else { return }
+        // The tokens, held here: handlers may change the control's other subscription state.
+        guard !subscriptions.isNotifying, let tokens = subscriptions.tokens, !tokens.isEmpty else { return }
         subscriptions.isNotifying = true
         defer { subscriptions.isNotifying = false }
-        let tokens = subscriptions.tokens  // handlers may change the control's other subscription state
         var notified = ControlState?.none
         var rounds = 0
         while notified != appliedState {

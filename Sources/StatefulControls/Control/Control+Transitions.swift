@@ -68,8 +68,7 @@ extension Control {
     /// - Complexity: O(1); each transition then calls every observer.
     public func observeTransitions(_ handler: @escaping @MainActor (TransitionChange) -> Void) -> TransitionObserver {
         let observer = TransitionObserver(handler)
-        if transitions.observers == nil { transitions.observers = WeakTokens() }
-        transitions.observers!.append(observer)
+        WeakTokens.append(observer, to: &transitions.observers)
         return observer
     }
 

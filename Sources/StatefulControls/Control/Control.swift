@@ -84,8 +84,9 @@ open class Control: View, Observable {
     // to a part lasts across user code (handlers and predicates run on copies or references).
 
     /// Reports reads and changes of ``state`` and the factors to Observation (see ``Control``
-    /// and `withObservationTracking`), for what ``observation`` records as read.
-    let observationRegistrar = ObservationRegistrar()
+    /// and `withObservationTracking`), for what ``observation`` records as read; made at the
+    /// first read through an observable getter (see ``observationRegistrar``).
+    @exclusivity(unchecked) private var registrar: ObservationRegistrar?
     @exclusivity(unchecked) var observation = ObservationState()
     let resolver = StateResolver()
     /// The custom states registered with `register(_:for:inverted:named:)` and
@@ -183,6 +184,16 @@ open class Control: View, Observable {
     private static let isSelectedKeyPath: KeyPath<Control, Bool> = \.isSelected
     private static let isHighlightedKeyPath: KeyPath<Control, Bool> = \.isHighlighted
     private static let isFocusedKeyPath: KeyPath<Control, Bool> = \.isFocused
+
+    /// The registrar, made when first needed: a control never read through an observable
+    /// getter has none (it would take 104 bytes), and never reports a change (only what was
+    /// read is reported).
+    private var observationRegistrar: ObservationRegistrar {
+        if let registrar { return registrar }
+        let made = ObservationRegistrar()
+        registrar = made
+        return made
+    }
 
     private func factor(_ bit: ControlState, _ keyPath: @autoclosure () -> KeyPath<Control, Bool>) -> Bool {
         observationRegistrar.access(self, keyPath: keyPath())

@@ -12,8 +12,9 @@
 /// changes what it read twice or more still loses its observer; telling its reads from the
 /// control's own would need Observation's tracking state, which is not public API.)
 ///
-/// The registrar itself is a constant of the control: a registrar stored in this (mutable)
-/// value would be copied, with a retain and a release, at every factor read and change.
+/// The registrar itself is stored in the control, made at its first read: a registrar stored
+/// in this (mutable) value would be copied, with a retain and a release, at every factor read
+/// and change.
 struct ObservationState {
     /// The bit of ``readSinceReported`` that stands for ``Control/state`` (the others are
     /// factor bits).

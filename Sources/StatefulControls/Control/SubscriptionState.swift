@@ -5,11 +5,13 @@
 /// lives, and whether a notification runs (a handler's state change does not nest one).
 @MainActor
 struct SubscriptionState {
-    let tokens = WeakTokens<StateSubscription>()
+    /// The subscriptions, made with the first one (a control nobody subscribes to allocates
+    /// nothing for them).
+    var tokens: WeakTokens<StateSubscription>?
     /// The subscriptions of ``Control/appliedStates(bufferingNewest:)``.
     var streams: [StateSubscription] = []
     var isNotifying = false
 
     /// Whether no subscription is held.
-    var isEmpty: Bool { tokens.isEmpty }
+    var isEmpty: Bool { tokens?.isEmpty ?? true }
 }

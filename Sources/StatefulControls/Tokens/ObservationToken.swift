@@ -34,6 +34,13 @@ final class WeakTokens<Token: ObservationToken> {
 
     func append(_ token: Token) { entries.append(Entry(token: token)) }
 
+    /// Appends `token` to `tokens`, made with the first token (a source nobody registers with
+    /// allocates nothing for them).
+    static func append(_ token: Token, to tokens: inout WeakTokens?) {
+        if tokens == nil { tokens = WeakTokens() }
+        tokens!.append(token)
+    }
+
     /// Whether no token is held (cancelled and released ones are dropped by ``forEach(_:)``).
     var isEmpty: Bool { entries.isEmpty }
 

@@ -8,8 +8,13 @@
 /// of ids with churn (its C table holds no rule of a freed id). The registry holds no rule and
 /// purges nothing itself: the resolver purges a dead target's rules, then ``remove(_:)``s it.
 struct TargetRegistry {
-    /// The id of the record made for the object at an address (which a later object may have).
-    private var idsByObject = CompactDictionary<UnsafeMutableRawPointer, UInt32>()
+    /// The id of the record made for the object at an address (which a later object may have),
+    /// once there are more than ``searchLimit`` ids; until then ``byID`` is searched. An address
+    /// is in one entry at most: the record of a dead object is purged when a new object at its
+    /// address is looked up (see `StateResolver.existingTarget(_:)`), before that one is added.
+    private var idsByObject: [UnsafeMutableRawPointer: UInt32]?
+    /// The most ids searched for an address in ``byID`` (a control binds a few targets).
+    private static var searchLimit: Int { 8 }
     /// The record of each id in use with its object's address, at index id − 1 (ids are dense:
     /// freed ones are reused); an empty entry for a freed id. The sweep walks it with
     /// ``sweepCursor``: with the direct access it reads only the addresses (and the objects'
@@ -34,10 +39,11 @@ struct TargetRegistry {
     /// The record made for the object at `object`'s address: `object`'s own, or that of a
     /// deallocated object whose address `object` took (check with `===` on its `object`).
     ///
-    /// - Complexity: One lookup (see ``CompactDictionary``).
+    /// - Complexity: O(``searchLimit``) while there are few ids, else a hash lookup.
     func record(at object: AnyObject) -> BoundTarget? {
-        guard let id = idsByObject[Unmanaged.passUnretained(object).toOpaque()] else { return nil }
-        return byID[Int(id) - 1].record
+        let address = Unmanaged.passUnretained(object).toOpaque()
+        guard let idsByObject else { return byID.first { $0.address == address }?.record }
+        return idsByObject[address].flatMap { byID[Int($0) - 1].record }
     }
 
     /// Whether `bound` is registered (not removed yet).
@@ -62,9 +68,14 @@ struct TargetRegistry {
         }
         let bound = BoundTarget.make(object, id: id, access: access)
         readsReferenceCounts = bound.readsReferenceCounts
-        idsByObject[bound.address] = bound.id
         let entry = Entry(record: bound, address: bound.address)
         if Int(id) > byID.count { byID.append(entry) } else { byID[Int(id) - 1] = entry }
+        if idsByObject != nil {
+            idsByObject![bound.address] = id
+        } else if byID.count > Self.searchLimit {
+            idsByObject = Dictionary(
+                uniqueKeysWithValues: byID.indices.compactMap { index in byID[index].address.map { ($0, UInt32(index + 1)) } })
+        }
         count += 1
         return bound
     }
@@ -73,7 +84,7 @@ struct TargetRegistry {
     mutating func remove(_ bound: BoundTarget) {
         byID[Int(bound.id) - 1] = Entry()
         // A later object at the same address may have its own record by now.
-        if idsByObject[bound.address] == bound.id { idsByObject[bound.address] = nil }
+        if idsByObject?[bound.address] == bound.id { idsByObject![bound.address] = nil }
         count -= 1
         freeIDs.append(bound.id)
     }
@@ -82,7 +93,7 @@ struct TargetRegistry {
     ///
     /// - Complexity: O(*n*) in the targets, whose records are released.
     mutating func removeAll() {
-        (idsByObject, byID, count) = (CompactDictionary(), [], 0)
+        (idsByObject, byID, count) = (nil, [], 0)
         (nextID, freeIDs, sweepCursor) = (1, [], 0)
     }
 
