@@ -73,8 +73,8 @@ struct TargetRegistry {
         if idsByObject != nil {
             idsByObject![bound.address] = id
         } else if byID.count > Self.searchLimit {
-            idsByObject = Dictionary(
-                uniqueKeysWithValues: byID.indices.compactMap { index in byID[index].address.map { ($0, UInt32(index + 1)) } })
+            let ids = byID.indices.compactMap { index in byID[index].address.map { ($0, UInt32(index + 1)) } }
+            idsByObject = Dictionary(ids) { _, later in later }
         }
         count += 1
         return bound
