@@ -218,9 +218,10 @@ open class Control: View, Observable {
     @inline(never)
     private func reportChange(of bit: ControlState, _ keyPath: KeyPath<Control, Bool>) {
         observation.reported(bit)
-        observationRegistrar.willSet(self, keyPath: keyPath)
+        let registrar = observationRegistrar  // one copy for both calls
+        registrar.willSet(self, keyPath: keyPath)
         factors.formSymmetricDifference(bit)
-        observationRegistrar.didSet(self, keyPath: keyPath)
+        registrar.didSet(self, keyPath: keyPath)
     }
 
     /// Reports a change of ``state`` to Observation if it differs from what was read.
@@ -230,8 +231,9 @@ open class Control: View, Observable {
         guard state != observation.observedState else { return }
         observation.reported(ObservationState.stateBit)
         observation.observedState = state
-        observationRegistrar.willSet(self, keyPath: Self.stateKeyPath)
-        observationRegistrar.didSet(self, keyPath: Self.stateKeyPath)
+        let registrar = observationRegistrar
+        registrar.willSet(self, keyPath: Self.stateKeyPath)
+        registrar.didSet(self, keyPath: Self.stateKeyPath)
     }
 
     /// The state whose bound values are applied: ``state``, except inside a transition (which
