@@ -45,7 +45,13 @@ final class Propagation {
             control.propagationEntry.leave()
             control.applyOwnState()
         }
-        queue.removeAll(keepingCapacity: queue.count <= 1024)
+        // One queued control is the common case (a field enabling its button): removeLast is
+        // about half the instructions of removeAll(keepingCapacity:).
+        if queue.count == 1 {
+            queue.removeLast()
+        } else {
+            queue.removeAll(keepingCapacity: queue.count <= 1024)
+        }
         head = 0
     }
 
