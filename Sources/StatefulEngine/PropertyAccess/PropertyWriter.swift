@@ -33,14 +33,19 @@ class AnyPropertyWriter {
 
 /// Where a value to write lies, borrowed: in a rule's ``ValueBox``, in the ``TypedBinding``
 /// whose default it is, or — an inline value of the slab (see ``ValueSlab``) — at an address.
-struct ValueSource {
+///
+/// Usable from inlinable code: the caller's setter (see ``KeyPathAccessors``) reads the value
+/// where its type is known, with no generic copy.
+@usableFromInline
+package struct ValueSource {
     /// What `object` is; the raw value indexes ``ValueOffsets``.
+    @usableFromInline
     enum Kind: Int {
         case box, bindingDefault, inline
     }
 
-    let object: UnsafeRawPointer
-    let kind: Kind
+    @usableFromInline let object: UnsafeRawPointer
+    @usableFromInline let kind: Kind
 
     /// The value of the box at `address`.
     @inline(__always)
@@ -60,7 +65,7 @@ struct ValueSource {
     init(inlineAt address: UnsafeRawPointer) { (object, kind) = (address, .inline) }
 
     /// The value, of a writer's type `Value`.
-    @inline(__always)
+    @inlinable @inline(__always)
     func value<Value>(as type: Value.Type) -> Value {
         switch kind {
         case .box: Unmanaged<ValueBox<Value>>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.value }
@@ -119,12 +124,13 @@ class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
 /// go through the key path.
 @usableFromInline
 package struct KeyPathAccessors<Target: AnyObject, Value> {
-    /// Assigns through the key path expression to `target`, which it takes over and which must
-    /// be a `Target` (unchecked). Owned, because a closure borrowing its target retains it
-    /// around the assignment (the old value's release may run user code); untyped, because a
-    /// cast outside it copies the reference: each would be one more reference count operation
-    /// per write.
-    @usableFromInline package let set: (consuming AnyObject, Value) -> Void
+    /// Assigns through the key path expression the value at a source (borrowed) to `target`,
+    /// which it takes over and which must be a `Target` (unchecked). The value is read here,
+    /// where its type is known: no generic copy through value witnesses. The target is owned,
+    /// because a closure borrowing its target retains it around the assignment (the old value's
+    /// release may run user code); untyped, because a cast outside it copies the reference:
+    /// each would be one more reference count operation per write.
+    @usableFromInline package let set: (consuming AnyObject, ValueSource) -> Void
     /// Makes the binding of the property on `target`, whose default is read through the key
     /// path expression (where the binding's type is known).
     @usableFromInline package let makeBinding: (Target, BindingFields) -> Binding
@@ -133,7 +139,7 @@ package struct KeyPathAccessors<Target: AnyObject, Value> {
 
     @inlinable
     package init(_ keyPath: @escaping () -> ReferenceWritableKeyPath<Target, Value>) {
-        self.set = { target, value in unsafeDowncast(target, to: Target.self)[keyPath: keyPath()] = value }
+        self.set = { target, source in unsafeDowncast(target, to: Target.self)[keyPath: keyPath()] = source.value(as: Value.self) }
         self.makeBinding = { target, fields in TypedBinding(target[keyPath: keyPath()], fields) }
         self.keyPath = keyPath
     }
@@ -161,7 +167,7 @@ final class SetterPropertyWriter<Target: AnyObject, Value>: KeyPathPropertyWrite
 
     override func write(retained target: consuming AnyObject, _ source: ValueSource) {
         guard accessors.reaches(typedKeyPath) else { return super.write(retained: target, source) }
-        accessors.set(target, source.value(as: Value.self))
+        accessors.set(target, source)
     }
 }
 

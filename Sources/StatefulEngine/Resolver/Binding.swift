@@ -43,7 +43,7 @@ package class Binding {
 package final class TypedBinding<Value>: Binding {
     /// The default value; `var` only so that the direct access can take its address (never
     /// set).
-    @exclusivity(unchecked) final var defaultValue: Value
+    @usableFromInline @exclusivity(unchecked) final var defaultValue: Value
 
     @usableFromInline
     package init(_ defaultValue: Value, _ fields: BindingFields) {
