@@ -13,7 +13,11 @@ let package = Package(
     products: [
         // The controls: Control, View, events, tracking, notifications, declarative states and
         // the components. Re-exports StatefulEngine: `import StatefulControls` is the one import.
-        .library(name: "StatefulControls", targets: ["StatefulControls"]),
+        // Lists StatefulEngine too: the binding methods are @inlinable and inline the engine's
+        // code into the client's, and SwiftPM rebuilds a client when a module it depends on
+        // directly changes, not one beneath it — an optimised build after a change of the
+        // engine's inlinable code alone would link the client's stale copy of it.
+        .library(name: "StatefulControls", targets: ["StatefulControls", "StatefulEngine"]),
         // The engine alone: ControlState, StateDescriptor, custom-state allocation and the
         // StateResolver. Not actor-bound, no Foundation, knows nothing of controls.
         .library(name: "StatefulEngine", targets: ["StatefulEngine"]),
