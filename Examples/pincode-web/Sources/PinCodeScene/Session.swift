@@ -3,14 +3,17 @@ import StatefulControls
 /// One page's connection: its own controls, the states the page was drawn in and the plain
 /// properties it was last sent, so that each message is answered with what changed and nothing
 /// else; and its inspector, off until the page turns it on.
+///
+/// The bound properties' values are not kept: the resolvers' diffs between the states the page
+/// was drawn in and the states now name the ones a message changed.
 @MainActor
 public final class Session {
     /// The controls of this page.
     public let scene = WebScene()
     /// The page's state inspector (off until an `inspect` message turns it on).
     public let inspector: Inspector
-    /// The properties as the page has them.
-    private var rendered: [String: PropertyValue] = [:]
+    /// The plain properties (those no rule binds) as the page has them.
+    private var renderedPlain: [String: PropertyValue] = [:]
     /// The applied state of each of ``WebScene/resolving`` when the page was last sent its values.
     private var shownStates: [ControlState] = []
 
@@ -22,10 +25,12 @@ public final class Session {
 
     /// The first message: every property.
     public func start() -> ServerMessage {
-        rendered = scene.properties()
+        let properties = scene.properties()
+        let bound = Set(scene.boundNames.values)
+        renderedPlain = properties.filter { !bound.contains($0.key) }
         shownStates = scene.resolving.map(\.appliedState)
         _ = scene.takeEvents()
-        return .snapshot(rendered)
+        return .snapshot(properties)
     }
 
     /// Applies one text frame from the page. Returns the update (none when nothing changed and
@@ -80,10 +85,12 @@ public final class Session {
         shownStates = scene.resolving.map(\.appliedState)
         let properties = scene.properties()
         let bound = Set(scene.boundNames.values)
-        for (name, value) in properties where !bound.contains(name) && rendered[name] != value { changed.insert(name) }
+        for (name, value) in properties where !bound.contains(name) && renderedPlain[name] != value {
+            changed.insert(name)
+            renderedPlain[name] = value
+        }
         let changes = properties.filter { changed.contains($0.key) }
         let events = scene.takeEvents()
-        rendered = properties
         return changes.isEmpty && events.isEmpty ? nil : .update(changes: changes, events: events)
     }
 }
