@@ -2,9 +2,9 @@ import Testing
 
 @testable import StatefulEngine
 
-/// The caller's setter (the key path argument is an autoclosure): a literal's is a plain
-/// assignment the portable access writes with; an argument that gives another key path when
-/// evaluated again never writes another property than the one bound.
+/// The caller's setter (the key path argument is an autoclosure, evaluated when binding only):
+/// a literal's is a plain assignment the portable access writes with; an argument that gives
+/// another key path when evaluated again never writes another property than the one bound.
 @Suite("StateResolver: the caller's setter")
 @MainActor
 struct KeyPathAccessorsTests {
@@ -31,7 +31,7 @@ struct KeyPathAccessorsTests {
         let resolver = StateResolver(), subject = Subject()
         var keyPath = \Subject.title
         try resolver.setValue("selected", for: keyPath, of: subject, when: .containing(.selected))
-        keyPath = \Subject.other  // the autoclosure sees the variable, not its value at the call
+        keyPath = \Subject.other  // the accessors hold what the variable gave when binding
         try resolver.apply(.selected)
         #expect(subject.title == "selected" && subject.other == "untouched")
         try resolver.apply(.normal)
@@ -49,11 +49,27 @@ struct KeyPathAccessorsTests {
             return evaluations == 1 ? \.title : \.other
         }
         try resolver.setValue("selected", for: keyPath(), of: subject, when: .containing(.selected))
-        #expect(evaluations > 1, "evaluated again, to check the accessors")
+        #expect(evaluations == 4, "evaluated for the binding, for each accessor, and to check them")
         #expect(resolver.value(for: \.title, of: subject, in: .normal) == "title's default")
         try resolver.apply(.selected)
         try resolver.apply(.normal)
         #expect(subject.title == "title's default" && subject.other == "other's value")
+    }
+
+    @Test func theExpressionIsEvaluatedWhenBindingOnly() throws {
+        let resolver = StateResolver(), subject = Subject()
+        var evaluations = 0
+        func title() -> ReferenceWritableKeyPath<Subject, String> {
+            evaluations += 1
+            return \.title  // a literal: the same object each time
+        }
+        try resolver.setValue("selected", for: title(), of: subject, when: .containing(.selected))
+        let writer = try #require(resolver.binding(\Subject.title, of: subject)?.writer)
+        #expect((writer is SetterPropertyWriter<Subject, String>) == (PropertyAccess.current == .portable))
+        #expect(evaluations == 4)
+        for state: ControlState in [.selected, .normal, .selected] { try resolver.apply(state) }
+        #expect(subject.title == "selected")
+        #expect(evaluations == 4, "a write does not evaluate the expression")
     }
 
     @Test func aKeyPathMadeAnewAtEachEvaluationIsWrittenThroughTheKeyPath() throws {
@@ -76,21 +92,20 @@ struct KeyPathAccessorsTests {
     }
 }
 
-/// A key path bound through a local constant keeps nothing else alive: the argument is kept
-/// with the resolver's writer, and a local constant is all it reads.
-@Suite("StateResolver: the caller's setter keeps only what it reads")
+/// The key path argument keeps nothing alive: the accessors hold the key path it gave, not
+/// what the expression read (here the owner, through `self.keyPath`).
+@Suite("StateResolver: the caller's setter keeps only the key path")
 @MainActor
 struct KeyPathAccessorsLifetimeTests {
     final class Label { var text = "" }
     final class Owner {
         let keyPath = \Label.text
         func bind(_ resolver: StateResolver, _ label: Label) throws {
-            let keyPath = keyPath  // a local constant, not `self.keyPath`
-            try resolver.setValue("on", for: keyPath, of: label, when: .containing(.selected))
+            try resolver.setValue("on", for: self.keyPath, of: label, when: .containing(.selected))
         }
     }
 
-    @Test func aLocalConstantLeavesTheOwnerFree() throws {
+    @Test func aKeyPathReadFromItsOwnerLeavesTheOwnerFree() throws {
         let resolver = StateResolver(), label = Label()
         weak var released: Owner?
         do {

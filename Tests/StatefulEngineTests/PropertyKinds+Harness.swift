@@ -194,9 +194,6 @@ struct Differential<Target: AnyObject, Value> {
         }
 
         mutating func bind(rule: Int, valueIndex: Int) throws {
-            // A local constant: the key path argument is an escaping autoclosure, which cannot
-            // capture a mutating method's `self`.
-            let keyPath = keyPath
             try resolver.setValue(
                 differential.value(valueIndex), for: keyPath, of: subject,
                 when: Scenario.rules[rule].descriptor)

@@ -20,14 +20,13 @@ extension Control {
     /// those conditions instead.
     ///
     /// The key path is an autoclosure so that a key path literal becomes an assignment where the
-    /// call is compiled (see ``StateResolver/setValue(_:for:of:when:)``). Pass a literal or a
-    /// local constant: what the expression reads is kept with the control's bindings
-    /// (`self.keyPath` would keep `self`, perhaps the control's owner, alive with them).
+    /// call is compiled; the expression is evaluated when binding only, and must give the same
+    /// key path each time (see ``StateResolver/setValue(_:for:of:when:)``).
     ///
     /// - Complexity: O(log *n*) in the bound rules, plus the write when the value wins.
     @inlinable
     public func setValue<Target: AnyObject, Value>(
-        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        _ value: Value, for keyPath: @autoclosure () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor
     ) {
         bind(RuleValue(value), for: keyPath(), of: target, when: descriptor, accessors: KeyPathAccessors(keyPath))
@@ -50,7 +49,7 @@ extension Control {
     /// Binds `value` for exactly `state` (the original library's "for a state").
     @inlinable
     public func setValue<Target: AnyObject, Value>(
-        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        _ value: Value, for keyPath: @autoclosure () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
         forState state: ControlState
     ) {
         setValue(value, for: keyPath(), of: target, when: .exactly(state))
@@ -59,7 +58,7 @@ extension Control {
     /// Binds `value` for every state containing `state` ("for all states contained").
     @inlinable
     public func setValue<Target: AnyObject, Value>(
-        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        _ value: Value, for keyPath: @autoclosure () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
         forAllStatesContained state: ControlState
     ) {
         setValue(value, for: keyPath(), of: target, when: .containing(state))
@@ -68,7 +67,7 @@ extension Control {
     /// Binds `value` for every state that does not contain `state` ("for an inverted state").
     @inlinable
     public func setValue<Target: AnyObject, Value>(
-        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        _ value: Value, for keyPath: @autoclosure () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
         forInvertedState state: ControlState
     ) {
         setValue(value, for: keyPath(), of: target, when: .notContaining(state))

@@ -107,7 +107,7 @@ extension StateConfigurable {
     /// Binds `value` to the control's own `keyPath` for the states `descriptor` matches.
     @inlinable
     public func setValue<Value>(
-        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Self, Value>,
+        _ value: Value, for keyPath: @autoclosure () -> ReferenceWritableKeyPath<Self, Value>,
         when descriptor: StateDescriptor
     ) {
         setValue(value, for: keyPath(), of: self, when: descriptor)
@@ -116,7 +116,7 @@ extension StateConfigurable {
     /// Binds `value` to the control's own `keyPath` for exactly `state`.
     @inlinable
     public func setValue<Value>(
-        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Self, Value>,
+        _ value: Value, for keyPath: @autoclosure () -> ReferenceWritableKeyPath<Self, Value>,
         forState state: ControlState
     ) {
         setValue(value, for: keyPath(), of: self, forState: state)
@@ -125,7 +125,7 @@ extension StateConfigurable {
     /// Binds `value` to the control's own `keyPath` for every state containing `state`.
     @inlinable
     public func setValue<Value>(
-        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Self, Value>,
+        _ value: Value, for keyPath: @autoclosure () -> ReferenceWritableKeyPath<Self, Value>,
         forAllStatesContained state: ControlState
     ) {
         setValue(value, for: keyPath(), of: self, forAllStatesContained: state)
@@ -134,7 +134,7 @@ extension StateConfigurable {
     /// Binds `value` to the control's own `keyPath` for every state not containing `state`.
     @inlinable
     public func setValue<Value>(
-        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Self, Value>,
+        _ value: Value, for keyPath: @autoclosure () -> ReferenceWritableKeyPath<Self, Value>,
         forInvertedState state: ControlState
     ) {
         setValue(value, for: keyPath(), of: self, forInvertedState: state)

@@ -14,21 +14,29 @@ class AnyPropertyWriter {
     /// Set for a stored trivial value of 1, 2, 4 or 8 bytes, which the apply loop copies
     /// itself: no virtual call, no generic code (direct access only).
     final let trivialCopy: TrivialCopy?
+    /// What ``write(retained:_:)`` calls: stored, so that the portable access's apply loop calls
+    /// it without a virtual call.
+    private final let set: (consuming AnyObject, ValueSource) -> Void
 
-    init(keyPath: AnyKeyPath, trivialCopy: TrivialCopy?) { (self.keyPath, self.trivialCopy) = (keyPath, trivialCopy) }
+    /// A writer by address only (the direct access's), or one that writes with `set`.
+    init(
+        keyPath: AnyKeyPath, trivialCopy: TrivialCopy?,
+        set: @escaping (consuming AnyObject, ValueSource) -> Void = { _, _ in internalInconsistency("a writer by address") }
+    ) {
+        (self.keyPath, self.trivialCopy, self.set) = (keyPath, trivialCopy, set)
+    }
 
     /// Writes the value at `source` (borrowed) to the property of the live object at `target`.
     func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
         // A setter is user code: it gets the target retained, as any caller would hold it.
-        write(retained: Unmanaged<AnyObject>.fromOpaque(target).takeUnretainedValue(), source)
+        set(Unmanaged<AnyObject>.fromOpaque(target).takeUnretainedValue(), source)
     }
 
     /// Writes the value at `source` (borrowed) to the property of `target`, whose reference
     /// the writer takes over: the portable access's apply loop hands on the one its weak load
     /// made, which keeps the target alive through its setter.
-    func write(retained target: consuming AnyObject, _ source: ValueSource) {
-        internalInconsistency("\(Self.self) writes by address only")
-    }
+    @inline(__always)
+    final func write(retained target: consuming AnyObject, _ source: ValueSource) { set(target, source) }
 }
 
 /// Where a value to write lies, borrowed: in a rule's ``ValueBox``, in the ``TypedBinding``
@@ -100,74 +108,72 @@ struct ValueOffsets {
 /// writer where the caller's code made no setter of the key path bound, and the direct
 /// access's for what it does not write itself (a path through another object, a subscript).
 class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
-    final let typedKeyPath: ReferenceWritableKeyPath<Target, Value>
-
-    init(_ keyPath: ReferenceWritableKeyPath<Target, Value>) {
-        typedKeyPath = keyPath
-        super.init(keyPath: keyPath, trivialCopy: nil)
+    /// Writes through `keyPath`.
+    convenience init(_ keyPath: ReferenceWritableKeyPath<Target, Value>) {
+        self.init(keyPath) { target, source in
+            unsafeDowncast(target, to: Target.self)[keyPath: keyPath] = source.value(as: Value.self)
+        }
     }
 
-    override func write(retained target: consuming AnyObject, _ source: ValueSource) {
-        unsafeDowncast(target, to: Target.self)[keyPath: typedKeyPath] = source.value(as: Value.self)
+    /// Writes with `set`, an assignment to the property of `keyPath`.
+    init(_ keyPath: ReferenceWritableKeyPath<Target, Value>, set: @escaping (consuming AnyObject, ValueSource) -> Void) {
+        super.init(keyPath: keyPath, trivialCopy: nil, set: set)
     }
 }
 
 /// A property's accessors as the caller's code wrote them: a setter and a maker of the
-/// property's binding (which reads its default) that go through the key path expression the
-/// caller passed, and that expression itself.
+/// property's binding (which reads its default), each made with the key path the caller's
+/// expression gave.
 ///
 /// The binding entry points take their key path as an autoclosure and make the accessors where
-/// they are inlined, in the caller's code: there the key path is usually a literal, and the
-/// optimiser turns `target[keyPath: \.title] = value` into the assignment `target.title = value`
-/// (and the read into `target.title`) — no key path walk, no allocation. Plain Swift, so the
-/// portable access writes with it. Where the expression is not a literal, the closures still
-/// go through the key path.
+/// they are inlined, in the caller's code. There the key path is usually a literal, and each
+/// closure captures its own evaluation of it: a literal captured by one closure is a constant
+/// the optimiser propagates into the closure (as it does for `map(\.title)`), and it turns
+/// `target[keyPath: \.title] = value` into the assignment `target.title = value` (and the read
+/// into `target.title`) — no key path walk, no allocation. A key path object used by anything
+/// else (a second closure, a comparison) stays a value, and the projection a runtime walk: hence
+/// one evaluation per closure. Plain Swift, so the portable access writes with them. Where the
+/// expression is not a literal, the closures hold the key path it gave and go through it.
 @usableFromInline
 package struct KeyPathAccessors<Target: AnyObject, Value> {
-    /// Assigns through the key path expression the value at a source (borrowed) to `target`,
-    /// which it takes over and which must be a `Target` (unchecked). The value is read here,
-    /// where its type is known: no generic copy through value witnesses. The target is owned,
-    /// because a closure borrowing its target retains it around the assignment (the old value's
-    /// release may run user code); untyped, because a cast outside it copies the reference:
-    /// each would be one more reference count operation per write.
+    /// Assigns the value at a source (borrowed) to `target`, which it takes over and which must
+    /// be a `Target` (unchecked). The value is read here, where its type is known: no generic
+    /// copy through value witnesses. The target is owned, because a closure borrowing its target
+    /// retains it around the assignment (the old value's release may run user code); untyped,
+    /// because a cast outside it copies the reference: each would be one more reference count
+    /// operation per write.
     @usableFromInline package let set: (consuming AnyObject, ValueSource) -> Void
-    /// Makes the binding of the property on `target`, whose default is read through the key
-    /// path expression (where the binding's type is known).
+    /// Makes the binding of the property on `target`, whose default it reads (where the
+    /// binding's type is known).
     @usableFromInline package let makeBinding: (Target, BindingFields) -> Binding
-    /// Evaluates the key path expression again.
-    @usableFromInline package let keyPath: () -> ReferenceWritableKeyPath<Target, Value>
+    /// What the expression gave when evaluated after the closures had captured theirs.
+    @usableFromInline package let keyPath: ReferenceWritableKeyPath<Target, Value>
 
+    /// Evaluates `keyPath` three times: once for each closure, then once to check them.
     @inlinable
-    package init(_ keyPath: @escaping () -> ReferenceWritableKeyPath<Target, Value>) {
-        self.set = { target, source in unsafeDowncast(target, to: Target.self)[keyPath: keyPath()] = source.value(as: Value.self) }
-        self.makeBinding = { target, fields in TypedBinding(target[keyPath: keyPath()], fields) }
-        self.keyPath = keyPath
+    package init(_ keyPath: () -> ReferenceWritableKeyPath<Target, Value>) {
+        let written = keyPath(), read = keyPath()
+        self.set = { target, source in unsafeDowncast(target, to: Target.self)[keyPath: written] = source.value(as: Value.self) }
+        self.makeBinding = { target, fields in TypedBinding(target[keyPath: read], fields) }
+        self.keyPath = keyPath()
     }
 
-    /// Whether the accessors reach the property of `keyPath`: whether the expression gives that
-    /// key path object (as a literal or a constant does every time).
-    @inline(__always)  // a call would look up the metadata of KeyPathAccessors<Target, Value>
-    func reaches(_ keyPath: ReferenceWritableKeyPath<Target, Value>) -> Bool { self.keyPath() === keyPath }
+    /// Whether the accessors reach the property of `keyPath`, the expression's evaluation before
+    /// theirs: whether the expression gave that key path object again after them, as a literal or
+    /// a constant does every time.
+    ///
+    /// An expression whose evaluations differ (a function making a new key path each time, one
+    /// that reads something its own evaluation changes) fails this and is written through the
+    /// key path bound; one that gives the bound key path before and after the closures' but
+    /// another in between would deceive it, which no expression without side effects can do.
+    func reaches(_ keyPath: ReferenceWritableKeyPath<Target, Value>) -> Bool { self.keyPath === keyPath }
 }
 
-/// Writes through ``KeyPathAccessors``, while its expression still gives the key path bound.
-///
-/// An expression that gives another key path when evaluated again (a variable changed since,
-/// a function making a new key path) would write another property than the one bound: the
-/// writer checks at each write that the expression gives the bound key path (the same object),
-/// and writes through the bound key path otherwise. A key path literal gives the same object
-/// every time.
+/// Writes through ``KeyPathAccessors``: the caller's assignment, the key path checked once, when
+/// bound (see ``KeyPathAccessors/reaches(_:)``).
 final class SetterPropertyWriter<Target: AnyObject, Value>: KeyPathPropertyWriter<Target, Value> {
-    private let accessors: KeyPathAccessors<Target, Value>
-
     init(_ keyPath: ReferenceWritableKeyPath<Target, Value>, _ accessors: KeyPathAccessors<Target, Value>) {
-        self.accessors = accessors
-        super.init(keyPath)
-    }
-
-    override func write(retained target: consuming AnyObject, _ source: ValueSource) {
-        guard accessors.reaches(typedKeyPath) else { return super.write(retained: target, source) }
-        accessors.set(target, source)
+        super.init(keyPath, set: accessors.set)
     }
 }
 

@@ -92,10 +92,10 @@ public final class StateResolver {
     ///
     /// The key path is taken as an autoclosure so that, where the call is compiled, a key path
     /// literal becomes an assignment to the property, which the portable property access writes
-    /// with (see "Property access"); it is evaluated again when a value is written, to check that
-    /// it still gives the key path bound. Pass a literal (`\.title`) or a local constant: the
-    /// argument is kept with the resolver's writer, and with it whatever the expression reads —
-    /// `self.keyPath` would keep `self` alive as long as the resolver.
+    /// with (see "Property access"). The expression is evaluated four times here, and never
+    /// later: it must give the same key path each time, as a literal, a constant or a variable
+    /// does. One that gives another key path object on its last evaluation than on its first is
+    /// written through the first.
     ///
     /// - Throws: ``ResolverError/outOfMemory`` (nothing changed) or another ``ResolverError``.
     /// - Complexity: O(log *n*) in the bound (target, key path) pairs for the Judy lookups,
@@ -103,7 +103,7 @@ public final class StateResolver {
     ///   invalidated, not recomputed.
     @inlinable
     public func setValue<Target: AnyObject, Value>(
-        _ value: Value, for keyPath: @autoclosure @escaping () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        _ value: Value, for keyPath: @autoclosure () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor
     ) throws(ResolverError) {
         try setValue(RuleValue(value), for: keyPath(), of: target, when: descriptor, accessors: KeyPathAccessors(keyPath))
