@@ -22,6 +22,9 @@ BENCH_CHARTS := docs/bench
 # The committed screenshot (the README's) is refreshed by make web-test SCREENSHOT=$(WEB)/screenshot.png.
 SCREENSHOT ?= $(WEB)/.build/screenshot.png
 
+# The test suites optimised (stress, soak and the portable access's release runs share the build).
+RELEASE_TESTS := -c release -Xswiftc -enable-testing --scratch-path .build-release-tests
+
 # The portable property access (README, "Where it runs"): forced at run time by the environment
 # variable, or the direct access compiled out by the gate's flag (Swift and C alike), which
 # leaves none of these symbols in the binary.
@@ -144,13 +147,16 @@ lint: ## Check that the Swift sources are formatted as make format leaves them; 
 clients: deps ## Throwaway client packages: the engine alone off the main thread; a client resolves no other package
 	SWIFT=$(SWIFT) Tests/Clients/check-clients.sh
 
-portable: deps ## The test suites with the portable property access: STATEFULCONTROLS_PORTABLE=1, then the direct access compiled out
+portable: deps ## The test suites with the portable property access: STATEFULCONTROLS_PORTABLE=1, the direct access compiled out, and both accesses optimised
 	STATEFULCONTROLS_PORTABLE=1 $(SWIFT) test
 	STATEFULCONTROLS_PORTABLE=1 $(SWIFT) test --package-path $(DEMO)
 	$(SWIFT) build --build-tests --scratch-path .build-portable $(PORTABLE_ONLY)
 	@if nm .build-portable/debug/StatefulControlsPackageTests.xctest | grep -E '$(DIRECT_ACCESS_SYMBOLS)'; then \
 	  echo "make portable: the direct access is compiled into a build that rules it out (symbols above)"; exit 1; fi
 	$(SWIFT) test --skip-build --scratch-path .build-portable $(PORTABLE_ONLY)
+	@# Optimised, as applications are built: there a key path literal's setter is the assignment itself.
+	$(SWIFT) test $(RELEASE_TESTS) --skip StressTests --skip SoakTests
+	STATEFULCONTROLS_PORTABLE=1 $(SWIFT) test $(RELEASE_TESTS) --skip StressTests --skip SoakTests
 
 leakcheck: deps ## The C resolver under valgrind: no leaks, no invalid accesses
 	@$(ENSURE) valgrind valgrind
@@ -178,12 +184,10 @@ coverage: deps ## Line coverage of the C resolver by the fuzz corpus, the C driv
 	  COVERAGE_MIN=$(COVERAGE_MIN) FUZZ_RUNS=$(FUZZ_RUNS) scripts/coverage.sh
 
 stress: deps ## A million random Control API operations against a model (release build)
-	STRESS_OPERATIONS=$(STRESS_OPERATIONS) $(SWIFT) test -c release -Xswiftc -enable-testing \
-	  --scratch-path .build-release-tests --filter StressTests
+	STRESS_OPERATIONS=$(STRESS_OPERATIONS) $(SWIFT) test $(RELEASE_TESTS) --filter StressTests
 
 soak: deps ## Two million mixed operations on one resolver (release): memory and time per operation stay flat
-	SOAK_OPERATIONS=$(SOAK_OPERATIONS) $(SWIFT) test -c release -Xswiftc -enable-testing \
-	  --scratch-path .build-release-tests --filter SoakTests
+	SOAK_OPERATIONS=$(SOAK_OPERATIONS) $(SWIFT) test $(RELEASE_TESTS) --filter SoakTests
 
 demo-tty: deps ## Drive the interactive demo in a real terminal (tmux): keys, redraws, Ctrl-C restores the terminal
 	@$(ENSURE) tmux tmux
