@@ -164,8 +164,8 @@ package struct KeyPathAccessors<Target: AnyObject, Value> {
     ///
     /// An expression whose evaluations differ (a function making a new key path each time, one
     /// that reads something its own evaluation changes) fails this and is written through the
-    /// key path bound; one that gives the bound key path before and after the closures' but
-    /// another in between would deceive it, which no expression without side effects can do.
+    /// key path bound. Only an expression that changes what it reads, and gives the bound key
+    /// path again after giving another, could pass it with closures that reach another property.
     func reaches(_ keyPath: ReferenceWritableKeyPath<Target, Value>) -> Bool { self.keyPath === keyPath }
 }
 
