@@ -69,8 +69,8 @@ IR_LOOPS := warm-resolve-16 warm-resolve-slot-16 precomputed-16 cold-resolve-16 
             update-baseline-control update-baseline-hand update-baseline-hand-always form-control form-hand \
             bindings-1000-100pct-control bindings-1000-100pct-hand bindings-1000-1pct-control bindings-1000-1pct-hand \
             custom-states-8-factors custom-states-8-extended-factors custom-states-40-factors \
-            custom-states-8-predicates custom-states-40-predicates
-IR_PORTABLE_LOOPS := update-baseline-control form-control bindings-1000-100pct-control bindings-1000-1pct-control
+            custom-states-8-predicates custom-states-40-predicates bind-control
+IR_PORTABLE_LOOPS := update-baseline-control form-control bindings-1000-100pct-control bindings-1000-1pct-control bind-control
 IR_ITERATIONS ?= 20000
 
 # SwiftPM names a package by its directory: a clone directory named "pincode-web" would be the same

@@ -20,13 +20,13 @@ enum EndToEndIR {
         "bindings-1000-100pct-control", "bindings-1000-100pct-hand",
         "bindings-1000-1pct-control", "bindings-1000-1pct-hand",
         "custom-states-8-factors", "custom-states-8-extended-factors", "custom-states-40-factors",
-        "custom-states-8-predicates", "custom-states-40-predicates",
+        "custom-states-8-predicates", "custom-states-40-predicates", "bind-control",
     ]
 
     /// Sets the loop up (warm: every state pair it meets was applied before), runs it inside
     /// bench_ir_region, checks that it did its work (the values shown match the factors), and
     /// prints the iterations. One iteration is one factor change (one state change for
-    /// bindings-1000).
+    /// bindings-1000; one new binding, `Control.setValue`, for bind-control).
     @MainActor
     static func run(_ name: String, iterations requested: Int) throws {
         let iterations: Int
@@ -67,6 +67,25 @@ enum EndToEndIR {
                     for i in 0..<iterations { let step = steps[i & (Form.stepCount - 1)]; flipFormFactor(hands[step >> 3], step & 7) }
                 }
                 check = { hands.allSatisfy { $0.buttonIsEnabled == $0.isValid } }
+            }
+        case "bind-control":
+            // The memory scenario's bind: four properties of each target, all on one control.
+            iterations = requested
+            let control = Control(), cells = (0..<(iterations + 3) / 4).map { _ in MemoryCell() }
+            body = MainActorBody {
+                for index in 0..<iterations {
+                    let cell = cells[index >> 2]
+                    switch index & 3 {
+                    case 0: control.setValue(index, for: \.a, of: cell, when: .containing(.highlighted))
+                    case 1: control.setValue(index, for: \.b, of: cell, when: .containing(.highlighted))
+                    case 2: control.setValue(index, for: \.c, of: cell, when: .containing(.highlighted))
+                    default: control.setValue(index, for: \.d, of: cell, when: .containing(.highlighted))
+                    }
+                }
+            }
+            check = {
+                control.isHighlighted = true
+                return cells.indices.allSatisfy { cells[$0].a == 4 * $0 && (4 * $0 + 3 >= iterations || cells[$0].d == 4 * $0 + 3) }
             }
         case _ where name.hasPrefix("custom-states-"):
             // custom-states-<8|8-extended|40>-<factors|predicates>

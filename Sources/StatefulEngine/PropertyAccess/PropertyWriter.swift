@@ -166,6 +166,7 @@ package struct KeyPathAccessors<Target: AnyObject, Value> {
     /// that reads something its own evaluation changes) fails this and is written through the
     /// key path bound. Only an expression that changes what it reads, and gives the bound key
     /// path again after giving another, could pass it with closures that reach another property.
+    @inline(__always)  // a call would look up the metadata of KeyPathAccessors<Target, Value>
     func reaches(_ keyPath: ReferenceWritableKeyPath<Target, Value>) -> Bool { self.keyPath === keyPath }
 }
 
