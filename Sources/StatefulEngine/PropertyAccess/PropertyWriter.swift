@@ -110,9 +110,7 @@ struct ValueOffsets {
 class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
     /// Writes through `keyPath`.
     convenience init(_ keyPath: ReferenceWritableKeyPath<Target, Value>) {
-        self.init(keyPath) { target, source in
-            unsafeDowncast(target, to: Target.self)[keyPath: keyPath] = source.value(as: Value.self)
-        }
+        self.init(keyPath, set: KeyPathAccessors.assignment(through: keyPath))
     }
 
     /// Writes with `set`, an assignment to the property of `keyPath`.
@@ -152,10 +150,19 @@ package struct KeyPathAccessors<Target: AnyObject, Value> {
     /// Evaluates `keyPath` three times: once for each closure, then once to check them.
     @inlinable
     package init(_ keyPath: () -> ReferenceWritableKeyPath<Target, Value>) {
-        let written = keyPath(), read = keyPath()
-        self.set = { target, source in unsafeDowncast(target, to: Target.self)[keyPath: written] = source.value(as: Value.self) }
+        self.set = Self.assignment(through: keyPath())
+        let read = keyPath()
         self.makeBinding = { target, fields in TypedBinding(target[keyPath: read], fields) }
         self.keyPath = keyPath()
+    }
+
+    /// `target[keyPath: keyPath] = value`, for a target (taken over, unchecked) and the value at
+    /// a source: the write of every writer that is not the direct access's.
+    @inlinable
+    static func assignment(
+        through keyPath: ReferenceWritableKeyPath<Target, Value>
+    ) -> (consuming AnyObject, ValueSource) -> Void {
+        { target, source in unsafeDowncast(target, to: Target.self)[keyPath: keyPath] = source.value(as: Value.self) }
     }
 
     /// Whether the accessors reach the property of `keyPath`, the expression's evaluation before

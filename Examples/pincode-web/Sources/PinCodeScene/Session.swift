@@ -84,8 +84,9 @@ public final class Session {
         }
         shownStates = scene.resolving.map(\.appliedState)
         let properties = scene.properties()
-        let bound = Set(scene.boundNames.values)
-        for (name, value) in properties where !bound.contains(name) && renderedPlain[name] != value {
+        // The plain properties are the names `start()` kept; the bound ones are not there.
+        for (name, value) in properties {
+            guard let shown = renderedPlain[name], shown != value else { continue }
             changed.insert(name)
             renderedPlain[name] = value
         }
