@@ -22,6 +22,8 @@ struct ConcurrencyTests {
         return seen
     }
 
+    /// Eight resolvers on concurrent tasks bind one key path on one class: what the process
+    /// knows of it, and its writer, they share (the key path catalog, under TSan in `make sanitize`).
     @Test func resolversOnConcurrentTasks() async throws {
         let results = try await withThrowingTaskGroup(of: (Int, [String]).self) { group in
             for index in 0..<8 { group.addTask { (index, try Self.resolveAlone(index)) } }

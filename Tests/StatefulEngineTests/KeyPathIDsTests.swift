@@ -36,16 +36,46 @@ struct KeyPathIDsTests {
         (\Outer.inner as KeyPath<Outer, Inner>).appending(path: \Inner.x as ReferenceWritableKeyPath<Inner, Int>)
     }
 
-    @Test func equalKeyPathObjectsShareAnIdAndTheCacheStaysBounded() {
+    /// Equal key paths made as new objects are one property: the resolver holds one id, and
+    /// keeps a bounded number of the objects (the process's catalog too: see
+    /// KeyPathCatalogTests).
+    @Test func equalKeyPathObjectsShareAnIdAndTheKeyPathsSeenStayBounded() {
         var ids = KeyPathIDs()
         let target = Outer()
         let literal = ids.id(\Outer.inner.x, of: target)
         #expect(Self.madeAnew() !== Self.madeAnew() && Self.madeAnew() == \Outer.inner.x)
-        for _ in 0..<1_000 { #expect(ids.id(Self.madeAnew(), of: target) == literal) }
-        #expect(ids.count == 1 && ids.cachedKeyPaths <= 20)
+        for _ in 0..<100 { #expect(ids.id(Self.madeAnew(), of: target) == literal) }
+        #expect(ids.count == 1 && ids.seenKeyPaths <= 20)
         // Found for a key path object never seen, without numbering it.
         #expect(ids.existingID(Self.madeAnew(), rootClass: Outer.self) == literal)
         #expect(ids.existingID(\Outer.inner, rootClass: Outer.self) == nil && ids.count == 1)
+    }
+
+    final class Wide {
+        var p0 = 0, p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0, p6 = 0, p7 = 0, p8 = 0, p9 = 0, p10 = 0
+        let inner = Inner()
+    }
+
+    /// Past a few key paths they are looked up rather than searched: the ids stay what they
+    /// were, new key paths to numbered properties find them, and made-anew objects stay bounded.
+    @Test func manyKeyPathsKeepTheirIdsOnceIndexed() {
+        var ids = KeyPathIDs()
+        let target = Wide()
+        let keyPaths: [ReferenceWritableKeyPath<Wide, Int>] = [
+            \.p0, \.p1, \.p2, \.p3, \.p4, \.p5, \.p6, \.p7, \.p8, \.p9, \.p10, \.inner.x,
+        ]
+        let first = keyPaths.map { ids.id($0, of: target) }
+        #expect(first == (0..<12).map(UInt32.init) && ids.count == 12 && ids.seenKeyPaths > KeyPathIDs.indexedBeyond)
+        #expect(keyPaths.map { ids.id($0, of: target) } == first)
+        #expect(keyPaths.map { ids.existingID($0, rootClass: Wide.self) } == first)
+        // A new object of a numbered property (made by appending): its id.
+        func madeAnew() -> ReferenceWritableKeyPath<Wide, Int> {
+            (\Wide.inner as KeyPath<Wide, Inner>).appending(path: \Inner.x as ReferenceWritableKeyPath<Inner, Int>)
+        }
+        #expect(madeAnew() !== madeAnew())
+        for _ in 0..<200 { #expect(ids.id(madeAnew(), of: target) == 11) }
+        #expect(ids.count == 12 && ids.seenKeyPaths <= 4 * 12 + 16)
+        #expect(keyPaths.map { ids.id($0, of: target) } == first)
     }
 
     @Test func oneKeyPathOnTwoClassesIsLookedUpForEach() {
@@ -55,6 +85,93 @@ struct KeyPathIDsTests {
         let onDerived = ids.id(\Base.b, of: derived as Base)
         // The same property of two classes: one id (it is one property of the base's layout).
         #expect(onBase == onDerived && ids.count == 1)
+    }
+}
+
+/// The process's key path catalog: bounded, and the first writer recorded for a key path on a
+/// class is the one every binding shares.
+@Suite("StateResolver parts: KeyPathCatalog")
+struct KeyPathCatalogTests {
+    final class Shared { var pair = (first: 0, second: 0) }
+
+    /// `\Shared.pair.second`, a new object at each call.
+    static func madeAnew() -> ReferenceWritableKeyPath<Shared, Int> {
+        let head: ReferenceWritableKeyPath<Shared, (first: Int, second: Int)> = \.pair
+        return head.appending(path: \(first: Int, second: Int).second)
+    }
+
+    /// Key paths made anew are new keys: past its limit the catalog starts again.
+    @Test func theCatalogStartsAgainPastItsLimit() {
+        var catalog = KeyPathCatalog(limit: 4)
+        var counts: [Int] = []
+        var keys: [KeyPathFromClass] = []
+        for _ in 0..<6 {
+            let keyPath = Self.madeAnew()
+            let known = KnownKeyPath(KeyPathFromClass(keyPath, on: Shared.self), property: PropertyPath(keyPath, valueType: Int.self))
+            catalog.insert(known)
+            #expect(catalog[known.key] === known)
+            keys.append(known.key)
+            counts.append(catalog.entries.count)
+        }
+        #expect(counts == [1, 2, 3, 4, 1, 2])
+        #expect(catalog[keys[0]] == nil && catalog[keys[5]] != nil)
+    }
+
+    /// Two threads may make a writer for one key path: the first recorded is kept and returned.
+    @Test func theFirstWriterRecordedIsKept() {
+        let catalog = KeyPathCatalog(limit: 4)
+        let keyPath = Self.madeAnew()
+        let known = KnownKeyPath(KeyPathFromClass(keyPath, on: Shared.self), property: PropertyPath(keyPath, valueType: Int.self))
+        let first = AnyPropertyWriter(keyPath: keyPath, trivialCopy: nil)
+        let second = AnyPropertyWriter(keyPath: keyPath, trivialCopy: nil)
+        #expect(catalog.writer(of: known) == nil)
+        #expect(catalog.writer(of: known, recording: first) === first)
+        #expect(catalog.writer(of: known, recording: second) === first && catalog.writer(of: known) === first)
+    }
+
+    /// A writer that walks the key path, made for a caller whose setter did not reach the
+    /// property, gives way to the setter of the next caller whose setter does, in any resolver.
+    @Test func aCallersSetterReplacesAWriterThatWalksTheKeyPath() throws {
+        final class Inner { var count = 0 }
+        final class Target { let inner = Inner() }
+        // A path through another object: both accesses write it through the caller's setter or
+        // the key path.
+        func innerCount() -> ReferenceWritableKeyPath<Target, Int> {
+            (\Target.inner as KeyPath<Target, Inner>).appending(path: \Inner.count as ReferenceWritableKeyPath<Inner, Int>)
+        }
+        let keyPath = innerCount()
+        var evaluations = 0
+        func lastGivesAnother() -> ReferenceWritableKeyPath<Target, Int> {
+            evaluations += 1  // the fourth evaluation, the accessors' check, gives another object
+            return evaluations == 4 ? innerCount() : keyPath
+        }
+        let (first, second) = (StateResolver(), StateResolver())
+        let (a, b) = (Target(), Target())
+        try first.setValue(1, for: lastGivesAnother(), of: a, when: .containing(.selected))
+        let walking = try #require(first.binding(keyPath, of: a)?.writer)
+        #expect(walking.walksKeyPath)
+        try second.setValue(2, for: keyPath, of: b, when: .containing(.selected))
+        let setter = try #require(second.binding(keyPath, of: b)?.writer)
+        #expect(!setter.walksKeyPath && setter !== walking)
+        let known = try #require(KeyPathCatalog.shared.withLock { $0[KeyPathFromClass(keyPath, on: Target.self)] })
+        #expect(KeyPathCatalog.shared.withLock { $0.writer(of: known) } === setter)
+        try first.apply(.selected)
+        try second.apply(.selected)
+        #expect(a.inner.count == 1 && b.inner.count == 2)
+    }
+
+    /// A resolver made after another bound a key path holds nothing of it but its property's
+    /// id: the property and the writer come from the catalog.
+    @Test func aNewResolverFindsWhatAnotherBound() throws {
+        final class Target { var value = 0 }
+        let (first, second) = (StateResolver(), StateResolver())
+        let (a, b) = (Target(), Target())
+        try first.setValue(1, for: \.value, of: a, when: .containing(.selected))
+        let known = try #require(KeyPathCatalog.shared.withLock { $0[KeyPathFromClass(\Target.value, on: Target.self)] })
+        let writer = try #require(KeyPathCatalog.shared.withLock { $0.writer(of: known) })
+        try second.setValue(2, for: \.value, of: b, when: .containing(.selected))
+        #expect(second.binding(\Target.value, of: b)?.writer === writer)
+        #expect(second.keyPaths.count == 1)
     }
 }
 
@@ -68,7 +185,7 @@ struct KeyPathIDsWriterTests {
         var ids = KeyPathIDs()
         let first = Base(), second = Base(), derived = Derived()
         let writers = [first, second, derived].map { target in
-            ids.property(\Base.a, of: target).writer ?? ids.makeWriter(\Base.a, of: target, box: ValueBox(target.a))
+            ids.property(\Base.a, of: target).writer ?? ids.recordWriter(\Base.a, of: target, box: ValueBox(target.a))
         }
         #expect(ids.property(\Base.a, of: derived).writer === writers[2])
         #expect(writers[0] === writers[1])

@@ -52,7 +52,7 @@ struct TargetRegistryTests {
 
     @Test func aFreedIdIsSweptAgainOnceReused() throws {
         var registry = TargetRegistry()
-        var objects: [Target?] = (0..<2).map { _ in Target() }
+        let objects: [Target?] = (0..<2).map { _ in Target() }
         let records = try objects.map { try registry.add($0!, access: .current) }
         registry.remove(records[0])
         #expect(registry.count == 1 && registry.record(at: objects[0]!) == nil)

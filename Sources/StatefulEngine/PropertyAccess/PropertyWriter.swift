@@ -26,6 +26,10 @@ class AnyPropertyWriter {
         (self.keyPath, self.trivialCopy, self.set) = (keyPath, trivialCopy, set)
     }
 
+    /// Whether the writer walks its key path at every write (the standard library's
+    /// projection), which a caller's setter of the key path does better (see ``KeyPathCatalog``).
+    var walksKeyPath: Bool { false }
+
     /// Writes the value at `source` (borrowed) to the property of the live object at `target`.
     func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
         // A setter is user code: it gets the target retained, as any caller would hold it.
@@ -117,6 +121,8 @@ class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
     init(_ keyPath: ReferenceWritableKeyPath<Target, Value>, set: @escaping (consuming AnyObject, ValueSource) -> Void) {
         super.init(keyPath: keyPath, trivialCopy: nil, set: set)
     }
+
+    override var walksKeyPath: Bool { true }
 }
 
 /// A property's accessors as the caller's code wrote them: a setter and a maker of the
@@ -183,6 +189,8 @@ final class SetterPropertyWriter<Target: AnyObject, Value>: KeyPathPropertyWrite
     init(_ keyPath: ReferenceWritableKeyPath<Target, Value>, _ accessors: KeyPathAccessors<Target, Value>) {
         super.init(keyPath, set: accessors.set)
     }
+
+    override var walksKeyPath: Bool { false }
 }
 
 /// How to copy a trivial value of 1, 2, 4 or 8 bytes from its source into its property.

@@ -1,89 +1,77 @@
 // A resolver's part that numbers bound properties: one id per property (see PropertyPath),
-// whatever the key path's root type, with a cache of the key paths already seen and of their
-// writers.
-
-/// A key path object applied to targets of one class.
-///
-/// Hashed and compared by the key path's identity: hashing a key path walks its components
-/// (about 500 instructions a bind), and a literal is one object every time it is evaluated.
-/// Equal key paths made as different objects are different keys (a resolver gives them one id
-/// through their property: see ``KeyPathIDs``).
-struct KeyPathFromClass: Hashable {
-    let keyPath: AnyKeyPath
-    let rootClass: ObjectIdentifier
-
-    init(_ keyPath: AnyKeyPath, on rootClass: AnyClass) {
-        (self.keyPath, self.rootClass) = (keyPath, ObjectIdentifier(rootClass))
-    }
-
-    static func == (lhs: Self, rhs: Self) -> Bool { lhs.keyPath === rhs.keyPath && lhs.rootClass == rhs.rootClass }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(ObjectIdentifier(keyPath))
-        hasher.combine(rootClass)
-    }
-}
+// whatever the key path's root type; what a key path leads to, and its writer, the process
+// knows (see KeyPathCatalog).
 
 /// The ids of the properties a resolver's key paths lead to, numbered from 0 in the order
 /// they are first seen; key paths from different root types to one property share an id.
 ///
-/// Finding the property a key path leads to reads the key path (see ``PropertyPath``); the
-/// answer is cached by key path and target class, so it is found once. So is the key path's
-/// writer on that class, which every binding of the key path on targets of the class shares.
+/// Which property a key path leads to, and its writer on a class, come from the process's
+/// ``KeyPathCatalog``: a resolver keeps, for each key path object it has seen, a reference to
+/// what the catalog knows of it, its writer once one was made, and its property's id — 24 bytes
+/// in one array while there are a few (a control's two key paths: one allocation of 80 bytes);
+/// past ``indexedBeyond``, hash indexes by key and by property beside it.
 struct KeyPathIDs {
-    /// What is known of a key path on a class: its property's id, and its writer once a
-    /// binding needed one.
-    private struct Entry {
-        let id: UInt32
+    private struct Seen {
+        let known: KnownKeyPath
         var writer: AnyPropertyWriter?
+        let id: UInt32
     }
 
-    private var entries = CompactDictionary<KeyPathFromClass, Entry>()
-    private var idsByProperty = CompactDictionary<PropertyPath, UInt32>()
+    /// In the order first seen.
+    private var seen: ContiguousArray<Seen> = []
+    /// Positions in ``seen`` by key, and ids by property, once there are more than ``indexedBeyond``.
+    private var index: (byKey: [KeyPathFromClass: Int], byProperty: [PropertyPath: UInt32])?
 
     /// The number of properties numbered.
-    var count: Int { idsByProperty.count }
+    private(set) var count = 0
 
-    /// The number of key path objects whose ids are cached.
-    var cachedKeyPaths: Int { entries.count }
+    /// Searched in order up to this many key paths, looked up beyond.
+    static var indexedBeyond: Int { 8 }
+
+    /// The number of key path objects seen (at most four times the properties, plus 16).
+    var seenKeyPaths: Int { seen.count }
 
     /// The id of the property `keyPath` leads to from `target`, numbering it when it is new.
     ///
-    /// - Complexity: One lookup (see ``CompactDictionary``) for a key path seen before on this class.
+    /// - Complexity: O(1) for a key path seen (a search of at most ``indexedBeyond``, or a
+    ///   lookup); else a lookup in the ``KeyPathCatalog`` too.
     mutating func id<Target: AnyObject, Value>(_ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target) -> UInt32 {
         property(keyPath, of: target).id
     }
 
     /// The id of the property `keyPath` leads to from `target` (numbered when it is new), and
-    /// the key path's writer on `target`'s class if a binding made it (see ``makeWriter(_:of:box:)``).
+    /// the key path's writer on `target`'s class if a binding made it (see
+    /// ``recordWriter(_:of:box:accessors:)``).
     ///
-    /// - Complexity: One lookup (see ``CompactDictionary``) for a key path seen before on this class.
+    /// - Complexity: O(1) for a key path seen (a search of at most ``indexedBeyond``, or a
+    ///   lookup); else a lookup in the ``KeyPathCatalog`` too.
     mutating func property<Target: AnyObject, Value>(
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target
     ) -> (id: UInt32, writer: AnyPropertyWriter?) {
         let rootClass: AnyClass = type(of: target)
-        let key = KeyPathFromClass(keyPath, on: rootClass)
-        if let entry = entries[key] { return (entry.id, entry.writer) }
-        let property = processStrategy.property(keyPath, valueType: Value.self, rootClass: rootClass)
-        let id = idsByProperty[property] ?? UInt32(idsByProperty.count)
-        idsByProperty[property] = id
-        // Key paths made anew at each evaluation would each add an entry: the cache starts
-        // again once it holds several times the properties.
-        if entries.count >= 4 * idsByProperty.count + 16 { entries.removeAll() }
-        entries[key] = Entry(id: id)
-        return (id, nil)
+        if let position = position(of: keyPath, rootClass: ObjectIdentifier(rootClass)) {
+            let seen = seen[position]
+            return (seen.id, seen.writer ?? KeyPathCatalog.shared.withLock { $0.writer(of: seen.known) })
+        }
+        let (known, writer) = KeyPathCatalog.known(keyPath, valueType: Value.self, rootClass: rootClass)
+        return (see(known, writer: writer), writer)
     }
 
-    /// Makes the writer of `keyPath` on `target`'s class, which every later binding of it on
-    /// that class shares; `box` is any box of the values it writes, `accessors` the binding
-    /// caller's (see ``KeyPathAccessors``). The key path's id must have been asked for on that class.
-    mutating func makeWriter<Target: AnyObject, Value>(
+    /// Makes the writer of `keyPath` on `target`'s class (whose id was asked for), which every
+    /// later binding of it on that class shares, in every resolver, unless one was recorded
+    /// since; `box` is any box of the values it writes, `accessors` the binding caller's (see
+    /// ``KeyPathAccessors``).
+    mutating func recordWriter<Target: AnyObject, Value>(
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, box: ValueBox<Value>,
         accessors: KeyPathAccessors<Target, Value>? = nil
     ) -> AnyPropertyWriter {
         let rootClass: AnyClass = type(of: target)
-        let writer = processStrategy.writer(keyPath, targetClass: rootClass, box: box, accessors: accessors)
-        entries[KeyPathFromClass(keyPath, on: rootClass)]?.writer = writer
+        guard let position = position(of: keyPath, rootClass: ObjectIdentifier(rootClass)) else {
+            internalInconsistency("KeyPathIDs: a writer asked for before the key path's id")
+        }
+        let made = processStrategy.writer(keyPath, targetClass: rootClass, box: box, accessors: accessors)
+        let writer = KeyPathCatalog.shared.withLock { $0.writer(of: seen[position].known, recording: made) }
+        seen[position].writer = writer
         return writer
     }
 
@@ -91,13 +79,51 @@ struct KeyPathIDs {
     /// property was numbered (by ``id(_:of:)``, through this key path or an equal one); nil
     /// otherwise. Numbers nothing.
     ///
-    /// - Complexity: One lookup (see ``CompactDictionary``) for a key path object seen before on this class; else
-    ///   finding the property (reading the key path) and one more.
+    /// - Complexity: O(1) for a key path seen; else a lookup in the ``KeyPathCatalog`` (or
+    ///   reading the key path) and O(1) here.
     func existingID(_ keyPath: AnyKeyPath, rootClass: AnyClass) -> UInt32? {
-        if let entry = entries[KeyPathFromClass(keyPath, on: rootClass)] { return entry.id }
-        func property<Value>(valueType: Value.Type) -> PropertyPath {
-            processStrategy.property(keyPath, valueType: valueType, rootClass: rootClass)
+        if let position = position(of: keyPath, rootClass: ObjectIdentifier(rootClass)) { return seen[position].id }
+        func known<Value>(valueType: Value.Type) -> KnownKeyPath {
+            KeyPathCatalog.known(keyPath, valueType: valueType, rootClass: rootClass).known
         }
-        return idsByProperty[_openExistential(type(of: keyPath).valueType, do: property)]
+        return id(of: _openExistential(type(of: keyPath).valueType, do: known).property)
+    }
+
+    // MARK: The key paths seen
+
+    /// The position in ``seen`` of `keyPath` on `rootClass`.
+    private func position(of keyPath: AnyKeyPath, rootClass: ObjectIdentifier) -> Int? {
+        if let index { return index.byKey[KeyPathFromClass(keyPath, rootClass)] }
+        return seen.firstIndex { $0.known.key.keyPath === keyPath && $0.known.key.rootClass == rootClass }
+    }
+
+    /// The id of `property`, if numbered.
+    private func id(of property: PropertyPath) -> UInt32? {
+        if let index { return index.byProperty[property] }
+        return seen.first { $0.known.property == property }?.id
+    }
+
+    /// Adds `known`, not seen yet, and returns its property's id (numbering it when new).
+    /// Key paths made anew at each evaluation would each add one: once there are four times
+    /// the properties (plus 16), only the first seen of each property is kept.
+    private mutating func see(_ known: KnownKeyPath, writer: AnyPropertyWriter?) -> UInt32 {
+        let id = id(of: known.property) ?? UInt32(count)
+        if id == count { count += 1 }
+        if seen.count >= 4 * count + 16 {
+            var kept = Set<UInt32>()
+            seen.removeAll { !kept.insert($0.id).inserted }
+            index = nil
+        }
+        seen.append(Seen(known: known, writer: writer, id: id))
+        if index != nil {
+            index!.byKey[known.key] = seen.count - 1
+            index!.byProperty[known.property] = index!.byProperty[known.property] ?? id
+        } else if seen.count > Self.indexedBeyond {
+            index = (
+                Dictionary(seen.indices.map { (seen[$0].known.key, $0) }, uniquingKeysWith: { first, _ in first }),
+                Dictionary(seen.map { ($0.known.property, $0.id) }, uniquingKeysWith: { first, _ in first })
+            )
+        }
+        return id
     }
 }

@@ -126,7 +126,10 @@ public final class StateResolver {
         if let existing {
             binding = existing
         } else {
-            let writer = sharedWriter ?? keyPaths.makeWriter(keyPath, of: target, box: value.boxed, accessors: accessors)
+            // The process's writer of the key path on this class, unless it walks the key path
+            // and this caller's setter reaches the property: then the setter's, for everyone.
+            let shared = sharedWriter.flatMap { $0.walksKeyPath && accessors.reaches(keyPath) ? nil : $0 }
+            let writer = shared ?? keyPaths.recordWriter(keyPath, of: target, box: value.boxed, accessors: accessors)
             let fields = BindingFields(target: bound, keyPathID: keyPathID, writer: writer)
             binding =
                 accessors.reaches(keyPath)

@@ -18,28 +18,15 @@
             return PropertyPath(components: components, valueType: valueType)
         }
 
-        /// Writes at the property's offset or through its accessor, with the process's writer
-        /// of the key path on that class when there is one (see ``sharedWriters``); what it
-        /// does not write itself, through the caller's setter (see ``PortableAccess``) or the
-        /// key path.
+        /// Writes at the property's offset or through its accessor; what it does not write
+        /// itself, through the caller's setter (see ``PortableAccess``) or the key path.
         func writer<Target: AnyObject, Value>(
             _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>,
             accessors: KeyPathAccessors<Target, Value>?
         ) -> AnyPropertyWriter {
-            let key = KeyPathFromClass(keyPath, on: targetClass)
-            if let shared = Self.sharedWriters.withLock({ $0[key] }) { return shared }
-            guard let writer = DirectPropertyWriter(keyPath, targetClass: targetClass, box: box) else {
-                return PortableAccess().writer(keyPath, targetClass: targetClass, box: box, accessors: accessors)
-            }
-            Self.sharedWriters.withLock { $0.insert(writer, for: key) }
-            return writer
+            DirectPropertyWriter(keyPath, targetClass: targetClass, box: box)
+                ?? PortableAccess().writer(keyPath, targetClass: targetClass, box: box, accessors: accessors)
         }
-
-        /// The direct writers of the process, by key path object and target class: every
-        /// resolver that binds a key path on targets of a class shares one (a control's two
-        /// writers were about 240 bytes of it), which holds nothing of any caller — the key
-        /// path, where the property lies, its setter thunk.
-        static let sharedWriters = Locked(WriterCache(limit: 1024))
 
         func reader<Root: AnyObject>(_ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass) -> (AnyObject) -> Bool {
             let components = KeyPathComponent.components(of: keyPath) ?? []
@@ -60,23 +47,6 @@
                 return { (UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) + offset).load(as: Bool.self) }
             }
             return PortableAccess().reader(keyPath, rootClass: rootClass)
-        }
-    }
-
-    /// Writers by key path object and target class, at most `limit` of them: key paths made
-    /// anew at each evaluation would each add one, so past the limit the cache starts again (a
-    /// writer dropped from it lives on in the resolvers that use it).
-    struct WriterCache {
-        let limit: Int
-        private(set) var writers: [KeyPathFromClass: AnyPropertyWriter] = [:]
-
-        init(limit: Int) { self.limit = limit }
-
-        subscript(key: KeyPathFromClass) -> AnyPropertyWriter? { writers[key] }
-
-        mutating func insert(_ writer: AnyPropertyWriter, for key: KeyPathFromClass) {
-            if writers.count >= limit { writers.removeAll() }
-            writers[key] = writer
         }
     }
 
