@@ -63,23 +63,6 @@
             DirectPropertyWriter(keyPath, targetClass: targetClass, box: ValueBox(value))
         }
 
-        /// Resolvers share the writer of a key path on a class (see KeyPathCatalog), with
-        /// either access.
-        @Test func resolversShareTheirWriters() throws {
-            final class Shared { var value = 0 }
-            let (first, second) = (StateResolver(), StateResolver())
-            let direct = PropertyAccess.current == .direct
-            let (a, b) = (Shared(), Shared())
-            try first.setValue(1, for: \.value, of: a, when: .containing(.selected))
-            try second.setValue(2, for: \.value, of: b, when: .containing(.selected))
-            let writer = try #require(first.binding(\Shared.value, of: a)?.writer)
-            #expect(second.binding(\Shared.value, of: b)?.writer === writer)
-            #expect((writer is DirectPropertyWriter<Shared, Int>) == direct)
-            try first.apply(.selected)
-            try second.apply(.selected)
-            #expect(a.value == 1 && b.value == 2)
-        }
-
         @Test func storedPropertiesAreWrittenInPlaceComputedOnesThroughTheirSetter() throws {
             let target = Derived()
             let stored = try #require(writer(\Derived.stored, 1))

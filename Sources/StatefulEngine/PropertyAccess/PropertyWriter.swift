@@ -18,17 +18,32 @@ class AnyPropertyWriter {
     /// it without a virtual call.
     private final let set: (consuming AnyObject, ValueSource) -> Void
 
-    /// A writer by address only (the direct access's), or one that writes with `set`.
-    init(
-        keyPath: AnyKeyPath, trivialCopy: TrivialCopy?,
-        set: @escaping (consuming AnyObject, ValueSource) -> Void = { _, _ in internalInconsistency("a writer by address") }
-    ) {
-        (self.keyPath, self.trivialCopy, self.set) = (keyPath, trivialCopy, set)
+    /// How the writer reaches its property, which says who may share it.
+    enum Route {
+        /// At the property's offset or through its accessor thunk (the direct access): the
+        /// process's writer of the key path on the class (see ``KeyPathCatalog``).
+        case layout
+        /// Through the binding caller's setter (see ``KeyPathAccessors``): its resolver's only,
+        /// as the check that the setter reaches the property is that caller's.
+        case callersSetter
+        /// Through the key path, walked at every write: the process's, until a caller's setter
+        /// that reaches the property replaces it in that caller's resolver.
+        case keyPath
     }
 
+    final let route: Route
+
     /// Whether the writer walks its key path at every write (the standard library's
-    /// projection), which a caller's setter of the key path does better (see ``KeyPathCatalog``).
-    var walksKeyPath: Bool { false }
+    /// projection), which a caller's setter of the key path does better.
+    var walksKeyPath: Bool { route == .keyPath }
+
+    /// A writer by address only (the direct access's), or one that writes with `set`.
+    init(
+        keyPath: AnyKeyPath, trivialCopy: TrivialCopy?, route: Route = .layout,
+        set: @escaping (consuming AnyObject, ValueSource) -> Void = { _, _ in internalInconsistency("a writer by address") }
+    ) {
+        (self.keyPath, self.trivialCopy, self.route, self.set) = (keyPath, trivialCopy, route, set)
+    }
 
     /// Writes the value at `source` (borrowed) to the property of the live object at `target`.
     func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
@@ -111,18 +126,11 @@ struct ValueOffsets {
 /// Writes through the key path: `target[keyPath: keyPath] = value`. The portable access's
 /// writer where the caller's code made no setter of the key path bound, and the direct
 /// access's for what it does not write itself (a path through another object, a subscript).
-class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
+final class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
     /// Writes through `keyPath`.
-    convenience init(_ keyPath: ReferenceWritableKeyPath<Target, Value>) {
-        self.init(keyPath, set: KeyPathAccessors.assignment(through: keyPath))
+    init(_ keyPath: ReferenceWritableKeyPath<Target, Value>) {
+        super.init(keyPath: keyPath, trivialCopy: nil, route: .keyPath, set: KeyPathAccessors.assignment(through: keyPath))
     }
-
-    /// Writes with `set`, an assignment to the property of `keyPath`.
-    init(_ keyPath: ReferenceWritableKeyPath<Target, Value>, set: @escaping (consuming AnyObject, ValueSource) -> Void) {
-        super.init(keyPath: keyPath, trivialCopy: nil, set: set)
-    }
-
-    override var walksKeyPath: Bool { true }
 }
 
 /// A property's accessors as the caller's code wrote them: a setter and a maker of the
@@ -185,12 +193,10 @@ package struct KeyPathAccessors<Target: AnyObject, Value> {
 
 /// Writes through ``KeyPathAccessors``: the caller's assignment, the key path checked once, when
 /// bound (see ``KeyPathAccessors/reaches(_:)``).
-final class SetterPropertyWriter<Target: AnyObject, Value>: KeyPathPropertyWriter<Target, Value> {
+final class SetterPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
     init(_ keyPath: ReferenceWritableKeyPath<Target, Value>, _ accessors: KeyPathAccessors<Target, Value>) {
-        super.init(keyPath, set: accessors.set)
+        super.init(keyPath: keyPath, trivialCopy: nil, route: .callersSetter, set: accessors.set)
     }
-
-    override var walksKeyPath: Bool { false }
 }
 
 /// How to copy a trivial value of 1, 2, 4 or 8 bytes from its source into its property.

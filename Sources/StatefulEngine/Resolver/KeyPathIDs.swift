@@ -1,15 +1,15 @@
 // A resolver's part that numbers bound properties: one id per property (see PropertyPath),
-// whatever the key path's root type; what a key path leads to, and its writer, the process
-// knows (see KeyPathCatalog).
+// whatever the key path's root type, and keeps each key path's writer; what a key path leads
+// to, and the writers resolvers share, the process knows (see KeyPathCatalog).
 
 /// The ids of the properties a resolver's key paths lead to, numbered from 0 in the order
 /// they are first seen; key paths from different root types to one property share an id.
 ///
-/// Which property a key path leads to, and its writer on a class, come from the process's
-/// ``KeyPathCatalog``: a resolver keeps, for each key path object it has seen, a reference to
-/// what the catalog knows of it, its writer once one was made, and its property's id — 24 bytes
-/// in one array while there are a few (a control's two key paths: one allocation of 80 bytes);
-/// past ``indexedBeyond``, hash indexes by key and by property beside it.
+/// Which property a key path leads to comes from the process's ``KeyPathCatalog``: a resolver
+/// keeps, for each key path object it has seen on a class, a reference to what the catalog
+/// knows of it, its writer once a binding needed one, and its property's id — 24 bytes in one
+/// array while there are a few (a control's two key paths: one allocation of 80 bytes); past
+/// ``indexedBeyond``, hash indexes by key and by property beside it.
 struct KeyPathIDs {
     private struct Seen {
         let known: KnownKeyPath
@@ -19,7 +19,8 @@ struct KeyPathIDs {
 
     /// In the order first seen.
     private var seen: ContiguousArray<Seen> = []
-    /// Positions in ``seen`` by key, and ids by property, once there are more than ``indexedBeyond``.
+    /// Positions in ``seen`` by key, and ids by property, once there are more than
+    /// ``indexedBeyond`` key paths.
     private var index: (byKey: [KeyPathFromClass: Int], byProperty: [PropertyPath: UInt32])?
 
     /// The number of properties numbered.
@@ -36,55 +37,48 @@ struct KeyPathIDs {
     /// - Complexity: O(1) for a key path seen (a search of at most ``indexedBeyond``, or a
     ///   lookup); else a lookup in the ``KeyPathCatalog`` too.
     mutating func id<Target: AnyObject, Value>(_ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target) -> UInt32 {
-        property(keyPath, of: target).id
-    }
-
-    /// The id of the property `keyPath` leads to from `target` (numbered when it is new), and
-    /// the key path's writer on `target`'s class if a binding made it (see
-    /// ``recordWriter(_:of:box:accessors:)``).
-    ///
-    /// - Complexity: O(1) for a key path seen (a search of at most ``indexedBeyond``, or a
-    ///   lookup); else a lookup in the ``KeyPathCatalog`` too.
-    mutating func property<Target: AnyObject, Value>(
-        _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target
-    ) -> (id: UInt32, writer: AnyPropertyWriter?) {
         let rootClass: AnyClass = type(of: target)
-        if let position = position(of: keyPath, rootClass: ObjectIdentifier(rootClass)) {
-            let seen = seen[position]
-            return (seen.id, seen.writer ?? KeyPathCatalog.shared.withLock { $0.writer(of: seen.known) })
-        }
+        if let position = position(of: keyPath, rootClass: ObjectIdentifier(rootClass)) { return seen[position].id }
         let (known, writer) = KeyPathCatalog.known(keyPath, valueType: Value.self, rootClass: rootClass)
-        return (see(known, writer: writer), writer)
+        return see(known, writer: writer)
     }
 
-    /// Makes the writer of `keyPath` on `target`'s class (whose id was asked for), which every
-    /// later binding of it on that class shares, in every resolver, unless one was recorded
-    /// since; `box` is any box of the values it writes, `accessors` the binding caller's (see
-    /// ``KeyPathAccessors``).
-    mutating func recordWriter<Target: AnyObject, Value>(
+    /// The writer of `keyPath` (whose id was asked for) on `target`'s class, for a binding made
+    /// by a caller whose `accessors` reach the property or not (`reaches`, see
+    /// ``KeyPathAccessors/reaches(_:)``); `box` is any box of the values it writes.
+    ///
+    /// The one this resolver holds, else the process's, else made (and shared, unless it is the
+    /// caller's setter) — and when the one found walks the key path while the caller's setter
+    /// reaches the property, the setter's, for this resolver.
+    mutating func writer<Target: AnyObject, Value>(
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, box: ValueBox<Value>,
-        accessors: KeyPathAccessors<Target, Value>? = nil
+        accessors: KeyPathAccessors<Target, Value>, reaches: Bool
     ) -> AnyPropertyWriter {
         let rootClass: AnyClass = type(of: target)
-        guard let position = position(of: keyPath, rootClass: ObjectIdentifier(rootClass)) else {
-            internalInconsistency("KeyPathIDs: a writer asked for before the key path's id")
+        let position = knownPosition(of: keyPath, rootClass: rootClass)
+        let usable = { (writer: AnyPropertyWriter) in !(writer.walksKeyPath && reaches) }
+        if let writer = seen[position].writer, usable(writer) { return writer }
+        let known = seen[position].known
+        var writer = KeyPathCatalog.writer(of: known)
+        if writer == nil || !usable(writer!) {
+            let made = processStrategy.writer(keyPath, targetClass: rootClass, box: box, accessors: accessors)
+            writer = made.route == .callersSetter ? made : KeyPathCatalog.share(made, for: known)
         }
-        let made = processStrategy.writer(keyPath, targetClass: rootClass, box: box, accessors: accessors)
-        let writer = KeyPathCatalog.shared.withLock { $0.writer(of: seen[position].known, recording: made) }
-        seen[position].writer = writer
-        return writer
+        // Found again: nothing above runs user code today, but a bind from it would move entries.
+        seen[knownPosition(of: keyPath, rootClass: rootClass)].writer = writer
+        return writer!
     }
 
     /// The id of the property `keyPath` leads to from a target of `rootClass`, when that
     /// property was numbered (by ``id(_:of:)``, through this key path or an equal one); nil
-    /// otherwise. Numbers nothing.
+    /// otherwise. Numbers nothing, and records nothing in the ``KeyPathCatalog``.
     ///
     /// - Complexity: O(1) for a key path seen; else a lookup in the ``KeyPathCatalog`` (or
     ///   reading the key path) and O(1) here.
     func existingID(_ keyPath: AnyKeyPath, rootClass: AnyClass) -> UInt32? {
         if let position = position(of: keyPath, rootClass: ObjectIdentifier(rootClass)) { return seen[position].id }
         func known<Value>(valueType: Value.Type) -> KnownKeyPath {
-            KeyPathCatalog.known(keyPath, valueType: valueType, rootClass: rootClass).known
+            KeyPathCatalog.known(keyPath, valueType: valueType, rootClass: rootClass, record: false).known
         }
         return id(of: _openExistential(type(of: keyPath).valueType, do: known).property)
     }
@@ -97,6 +91,14 @@ struct KeyPathIDs {
         return seen.firstIndex { $0.known.key.keyPath === keyPath && $0.known.key.rootClass == rootClass }
     }
 
+    /// The position of a key path whose id was asked for.
+    private func knownPosition(of keyPath: AnyKeyPath, rootClass: AnyClass) -> Int {
+        guard let position = position(of: keyPath, rootClass: ObjectIdentifier(rootClass)) else {
+            internalInconsistency("KeyPathIDs: a writer asked for before the key path's id")
+        }
+        return position
+    }
+
     /// The id of `property`, if numbered.
     private func id(of property: PropertyPath) -> UInt32? {
         if let index { return index.byProperty[property] }
@@ -107,20 +109,22 @@ struct KeyPathIDs {
     /// Key paths made anew at each evaluation would each add one: once there are four times
     /// the properties (plus 16), only the first seen of each property is kept.
     private mutating func see(_ known: KnownKeyPath, writer: AnyPropertyWriter?) -> UInt32 {
-        let id = id(of: known.property) ?? UInt32(count)
-        if id == count { count += 1 }
+        let existing = id(of: known.property)
+        let id = existing ?? UInt32(count)
+        if existing == nil { count += 1 }
         if seen.count >= 4 * count + 16 {
-            var kept = Set<UInt32>()
-            seen.removeAll { !kept.insert($0.id).inserted }
-            index = nil
+            var numbered = Set<UInt32>()
+            var kept: ContiguousArray<Seen> = []
+            for entry in seen where numbered.insert(entry.id).inserted { kept.append(entry) }
+            (seen, index) = (kept, nil)
         }
         seen.append(Seen(known: known, writer: writer, id: id))
         if index != nil {
             index!.byKey[known.key] = seen.count - 1
-            index!.byProperty[known.property] = index!.byProperty[known.property] ?? id
+            if existing == nil { index!.byProperty[known.property] = id }
         } else if seen.count > Self.indexedBeyond {
             index = (
-                Dictionary(seen.indices.map { (seen[$0].known.key, $0) }, uniquingKeysWith: { first, _ in first }),
+                Dictionary(uniqueKeysWithValues: seen.indices.map { (seen[$0].known.key, $0) }),
                 Dictionary(seen.map { ($0.known.property, $0.id) }, uniquingKeysWith: { first, _ in first })
             )
         }

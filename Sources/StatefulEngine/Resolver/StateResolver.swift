@@ -119,21 +119,17 @@ public final class StateResolver {
         checkNotEvaluating("setValue(_:for:of:when:)")
         sweepDeadTargets(2)  // bounded work that keeps dead targets from piling up
         let bound = try self.target(for: target)
-        let (keyPathID, sharedWriter) = keyPaths.property(keyPath, of: target)
+        let keyPathID = keyPaths.id(keyPath, of: target)
         let key = Self.key(bound.id, keyPathID)
         let existing = bindings[key]
         let binding: Binding
         if let existing {
             binding = existing
         } else {
-            // The process's writer of the key path on this class, unless it walks the key path
-            // and this caller's setter reaches the property: then the setter's, for everyone.
-            let shared = sharedWriter.flatMap { $0.walksKeyPath && accessors.reaches(keyPath) ? nil : $0 }
-            let writer = shared ?? keyPaths.recordWriter(keyPath, of: target, box: value.boxed, accessors: accessors)
+            let reaches = accessors.reaches(keyPath)
+            let writer = keyPaths.writer(keyPath, of: target, box: value.boxed, accessors: accessors, reaches: reaches)
             let fields = BindingFields(target: bound, keyPathID: keyPathID, writer: writer)
-            binding =
-                accessors.reaches(keyPath)
-                ? accessors.makeBinding(target, fields) : TypedBinding(target[keyPath: keyPath], fields)
+            binding = reaches ? accessors.makeBinding(target, fields) : TypedBinding(target[keyPath: keyPath], fields)
             bindings.insert(binding)
         }
         do {
