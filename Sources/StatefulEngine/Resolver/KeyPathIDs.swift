@@ -45,13 +45,14 @@ struct KeyPathIDs {
 
     /// The writer of `keyPath` (whose id was asked for) on `target`'s class, for a binding made
     /// by a caller whose `accessors` reach the property or not (`reaches`, see
-    /// ``KeyPathAccessors/reaches(_:)``); `box` is any box of the values it writes.
+    /// ``KeyPathAccessors/reaches(_:)``); `box` gives any box of the values it writes, asked
+    /// for only when a writer is made (boxing an inline value allocates).
     ///
     /// The one this resolver holds, else the process's, else made (and shared, unless it is the
     /// caller's setter) — and when the one found walks the key path while the caller's setter
     /// reaches the property, the setter's, for this resolver.
     mutating func writer<Target: AnyObject, Value>(
-        _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, box: ValueBox<Value>,
+        _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, box: @autoclosure () -> ValueBox<Value>,
         accessors: KeyPathAccessors<Target, Value>, reaches: Bool
     ) -> AnyPropertyWriter {
         let rootClass: AnyClass = type(of: target)
@@ -61,7 +62,7 @@ struct KeyPathIDs {
         let known = seen[position].known
         var writer = KeyPathCatalog.writer(of: known)
         if writer == nil || !usable(writer!) {
-            let made = processStrategy.writer(keyPath, targetClass: rootClass, box: box, accessors: accessors)
+            let made = processStrategy.writer(keyPath, targetClass: rootClass, box: box(), accessors: accessors)
             writer = made.route == .callersSetter ? made : KeyPathCatalog.share(made, for: known)
         }
         // Found again: nothing above runs user code today, but a bind from it would move entries.
