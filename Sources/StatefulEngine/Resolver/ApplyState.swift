@@ -10,8 +10,6 @@ struct ApplyState {
     var applied: ControlState
     /// The state the running apply goes to next (the last one asked for).
     var requested: ControlState
-    /// Whether an apply runs.
-    var isApplying = false
     /// The applies started (wrapping), to sweep on every eighth.
     private(set) var count: UInt = 0
     /// The changes the running apply is writing.
@@ -25,6 +23,8 @@ struct ApplyState {
     /// value, and an apply only moves ``applied``. Grows with the rules (an `exactly` or custom
     /// rule makes it every bit) and is reset when no rule is left.
     var sensitiveBits: UInt = 0
+    /// Whether an apply runs. (The two flags last: together, they take one word's room.)
+    var isApplying = false
     /// True while a C call that can run custom predicates is under way (a predicate that calls
     /// back into the resolver is a misuse).
     var isEvaluating = false

@@ -28,6 +28,10 @@ struct TargetRegistry {
     }
     /// The next id never handed out.
     private(set) var nextID: UInt32 = 1
+    /// Whether the targets' liveness is read from their reference counts (the direct access),
+    /// as of the last registration: the property access is the process's, the same for every
+    /// target. (Declared beside ``nextID``: it takes that field's padding.)
+    private(set) var readsReferenceCounts = false
     /// Ids of targets that went, reused before new ones are taken.
     private var freeIDs: [UInt32] = []
     /// The index in ``byID`` that ``nextDeadTarget()`` checks next.
@@ -48,11 +52,6 @@ struct TargetRegistry {
 
     /// Whether `bound` is registered (not removed yet).
     func contains(_ bound: BoundTarget) -> Bool { Int(bound.id) <= byID.count && byID[Int(bound.id) - 1].record === bound }
-
-    /// Whether the targets' liveness is read from their reference counts (the direct access),
-    /// as of the last registration: the property access is the process's, the same for every
-    /// target.
-    private(set) var readsReferenceCounts = false
 
     /// Registers `object` under a freed id or the next new one.
     ///
