@@ -33,10 +33,6 @@ class AnyPropertyWriter {
 
     final let route: Route
 
-    /// Whether the writer walks its key path at every write (the standard library's
-    /// projection), which a caller's setter of the key path does better.
-    var walksKeyPath: Bool { route == .keyPath }
-
     /// A writer by address only (the direct access's), or one that writes with `set`.
     init(
         keyPath: AnyKeyPath, trivialCopy: TrivialCopy?, route: Route = .layout,

@@ -56,18 +56,20 @@ struct KeyPathIDs {
         accessors: KeyPathAccessors<Target, Value>, reaches: Bool
     ) -> AnyPropertyWriter {
         let rootClass: AnyClass = type(of: target)
+        // A writer that walks the key path is no use to a caller whose setter reaches the property.
+        func usable(_ writer: AnyPropertyWriter?) -> AnyPropertyWriter? { writer.flatMap { $0.route == .keyPath && reaches ? nil : $0 } }
         let position = knownPosition(of: keyPath, rootClass: rootClass)
-        let usable = { (writer: AnyPropertyWriter) in !(writer.walksKeyPath && reaches) }
-        if let writer = seen[position].writer, usable(writer) { return writer }
+        if let writer = usable(seen[position].writer) { return writer }
         let known = seen[position].known
-        var writer = KeyPathCatalog.writer(of: known)
-        if writer == nil || !usable(writer!) {
-            let made = processStrategy.writer(keyPath, targetClass: rootClass, box: box(), accessors: accessors)
-            writer = made.route == .callersSetter ? made : KeyPathCatalog.share(made, for: known)
+        if let writer = usable(KeyPathCatalog.writer(of: known)) {
+            seen[position].writer = writer
+            return writer
         }
-        // Found again: nothing above runs user code today, but a bind from it would move entries.
+        let made = processStrategy.writer(keyPath, targetClass: rootClass, box: box(), accessors: accessors)
+        let writer = made.route == .callersSetter ? made : KeyPathCatalog.share(made, for: known)
+        // Found again: making a writer runs no user code today, but a bind from it would move entries.
         seen[knownPosition(of: keyPath, rootClass: rootClass)].writer = writer
-        return writer!
+        return writer
     }
 
     /// The id of the property `keyPath` leads to from a target of `rootClass`, when that
