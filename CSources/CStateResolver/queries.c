@@ -141,10 +141,21 @@ static csr_status diff_cold(csr_table *t, uint64_t from, uint64_t to, diff_list 
     return status;
 }
 
-csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change **changes,
-                    size_t *count) {
-    if (t == NULL || changes == NULL || count == NULL) return CSR_ERR_INVALID;
-    if (t->busy) return CSR_ERR_REENTRANT;
+/* csr_diff with its list in hand: marks it used and hands it out. */
+static inline csr_status hand_out_diff(csr_table *t, diff_list *list, const csr_change **changes,
+                                       size_t *count) {
+    list->item.referenced = true;
+    if (list != t->scratch) t->kept = &list->item;
+    *changes = list->changes;
+    *count = list->count;
+    return CSR_OK;
+}
+
+/* csr_diff off the warm path: a scratch list to free, or a list to find in the index or to
+ * compute. Out of line, so that the warm path saves no registers and reserves no stack for
+ * diff_cold's buffer. */
+static __attribute__((noinline)) csr_status diff_slow(csr_table *t, uint64_t from, uint64_t to,
+                                                      const csr_change **changes, size_t *count) {
     free_scratch(t);
     t->kept = NULL;
     diff_list *list = recent_diff_list(t, from, to);
@@ -154,9 +165,15 @@ csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change *
         leave(t);
         if (status != CSR_OK) return status;
     }
-    list->item.referenced = true;
-    if (list != t->scratch) t->kept = &list->item;
-    *changes = list->changes;
-    *count = list->count;
-    return CSR_OK;
+    return hand_out_diff(t, list, changes, count);
+}
+
+csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change **changes,
+                    size_t *count) {
+    if (t == NULL || changes == NULL || count == NULL) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
+    /* The warm path: no scratch list, and a current list in `recent_diffs`. */
+    diff_list *list = t->scratch == NULL ? recent_diff_list(t, from, to) : NULL;
+    if (list == NULL || list->epoch != t->epoch) return diff_slow(t, from, to, changes, count);
+    return hand_out_diff(t, list, changes, count);
 }

@@ -272,7 +272,7 @@ open class Control: View, Observable {
         let wasWriting = propagation.isWriting
         propagation.isWriting = true
         do {
-            try resolver.apply(currentState)
+            try resolver.apply(currentState, calledBy: self)
         } catch {
             Control.diagnosticHandler(
                 ControlDiagnostic(

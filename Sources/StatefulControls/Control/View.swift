@@ -12,8 +12,11 @@ open class View: Responder {
     /// The view's rectangle in its own coordinates.
     public var bounds: Rect { Rect(origin: .zero, size: frame.size) }
 
-    /// The view containing this one.
-    public private(set) weak var superview: View?
+    /// The view containing this one. Not retained (the superview holds its subviews) and not a
+    /// weak reference either, which would give the superview a side table and slow every retain
+    /// and release of it: a view clears its subviews' `superview` when it goes, as UIKit's do.
+    public var superview: View? { parent }
+    private unowned(unsafe) var parent: View?
 
     /// The views this one contains, back to front.
     public private(set) var subviews: [View] = []
@@ -21,10 +24,22 @@ open class View: Responder {
     /// Objects that live exactly as long as the view (see ``attach(_:)``).
     public private(set) var attachments: [AnyObject] = []
 
+    /// The view's lifetime, made when a resolver with the portable property access first binds
+    /// one of its properties (see ``lifetime``).
+    nonisolated(unsafe) private var lifetimeIfMade: TargetLifetime?
+
     /// Creates a view with a frame.
     public init(frame: Rect = .zero) {
         self.frame = frame
         super.init()
+    }
+
+    /// Ends the view's lifetime for the resolvers that bind it, and clears its subviews'
+    /// `superview`. Isolated: it runs on the main actor, as everything else that reads them
+    /// does, even when the last reference goes elsewhere.
+    isolated deinit {
+        lifetimeIfMade?.end()
+        for view in subviews { view.parent = nil }
     }
 
     /// The superview.
@@ -34,7 +49,7 @@ open class View: Responder {
     public func addSubview(_ view: View) {
         view.removeFromSuperview()
         subviews.append(view)
-        view.superview = self
+        view.parent = self
     }
 
     /// Keeps `object` alive for as long as the view lives (or until ``detach(_:)``): the bag
@@ -53,6 +68,17 @@ open class View: Responder {
     public func removeFromSuperview() {
         guard let superview else { return }
         superview.subviews.removeAll { $0 === self }
-        self.superview = nil
+        parent = nil
+    }
+}
+
+extension View: ReportsLifetime {
+    /// The view's lifetime, which its `deinit` ends: a resolver with the portable property
+    /// access holds a bound view by it, instead of by a weak reference (see `ReportsLifetime`).
+    package nonisolated var lifetime: TargetLifetime {
+        if let lifetimeIfMade { return lifetimeIfMade }
+        let made = TargetLifetime()
+        lifetimeIfMade = made
+        return made
     }
 }

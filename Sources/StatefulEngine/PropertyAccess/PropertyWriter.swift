@@ -5,8 +5,7 @@
 /// or the default value of a ``TypedBinding``.
 ///
 /// The apply loop is not generic over targets and values: it hands a writer the source by
-/// address, borrowed, and the target by address, borrowed (the direct access), or as the
-/// reference its weak load made (the portable access). A writer copies the value before any
+/// address, borrowed, and the target by address, borrowed. A writer copies the value before any
 /// user code it calls (a setter, the old value's deinit) runs.
 class AnyPropertyWriter {
     /// The key path written, as bound.
@@ -14,9 +13,9 @@ class AnyPropertyWriter {
     /// Set for a stored trivial value of 1, 2, 4 or 8 bytes, which the apply loop copies
     /// itself: no virtual call, no generic code (direct access only).
     final let trivialCopy: TrivialCopy?
-    /// What ``write(retained:_:)`` calls: stored, so that the portable access's apply loop calls
-    /// it without a virtual call.
-    private final let set: (consuming AnyObject, ValueSource) -> Void
+    /// What ``write(held:_:)`` calls: stored, so that the portable access's apply loop calls it
+    /// without a virtual call.
+    private final let set: (UnsafeMutableRawPointer, ValueSource) -> Void
 
     /// How the writer reaches its property, which says who may share it.
     enum Route {
@@ -36,22 +35,24 @@ class AnyPropertyWriter {
     /// A writer by address only (the direct access's), or one that writes with `set`.
     init(
         keyPath: AnyKeyPath, trivialCopy: TrivialCopy?, route: Route = .layout,
-        set: @escaping (consuming AnyObject, ValueSource) -> Void = { _, _ in internalInconsistency("a writer by address") }
+        set: @escaping (UnsafeMutableRawPointer, ValueSource) -> Void = { _, _ in internalInconsistency("a writer by address") }
     ) {
         (self.keyPath, self.trivialCopy, self.route, self.set) = (keyPath, trivialCopy, route, set)
     }
 
     /// Writes the value at `source` (borrowed) to the property of the live object at `target`.
     func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
-        // A setter is user code: it gets the target retained, as any caller would hold it.
-        set(Unmanaged<AnyObject>.fromOpaque(target).takeUnretainedValue(), source)
+        // A setter is user code: it runs with the target retained, as any caller would hold it.
+        let object = Unmanaged<AnyObject>.fromOpaque(target).retain()
+        set(target, source)
+        object.release()
     }
 
-    /// Writes the value at `source` (borrowed) to the property of `target`, whose reference
-    /// the writer takes over: the portable access's apply loop hands on the one its weak load
-    /// made, which keeps the target alive through its setter.
+    /// Writes the value at `source` (borrowed) to the property of the object at `target`, which
+    /// the caller keeps alive until the write returns (a setter is user code, and may let go of
+    /// every other reference to it).
     @inline(__always)
-    final func write(retained target: consuming AnyObject, _ source: ValueSource) { set(target, source) }
+    final func write(held target: UnsafeMutableRawPointer, _ source: ValueSource) { set(target, source) }
 }
 
 /// Where a value to write lies, borrowed: in a rule's ``ValueBox``, in the ``TypedBinding``
@@ -144,13 +145,13 @@ final class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
 /// expression is not a literal, the closures hold the key path it gave and go through it.
 @usableFromInline
 package struct KeyPathAccessors<Target: AnyObject, Value> {
-    /// Assigns the value at a source (borrowed) to `target`, which it takes over and which must
-    /// be a `Target` (unchecked). The value is read here, where its type is known: no generic
-    /// copy through value witnesses. The target is owned, because a closure borrowing its target
-    /// retains it around the assignment (the old value's release may run user code); untyped,
-    /// because a cast outside it copies the reference: each would be one more reference count
-    /// operation per write.
-    @usableFromInline package let set: (consuming AnyObject, ValueSource) -> Void
+    /// Assigns the value at a source (borrowed) to the object at an address, which must be a
+    /// `Target` (unchecked) and which the caller keeps alive. The value is read here, where its
+    /// type is known: no generic copy through value witnesses. The target comes by address and
+    /// is used as a guaranteed reference: a closure taking the object itself retains it around
+    /// the assignment, and a cast outside it copies the reference — one more reference count
+    /// operation per write either way.
+    @usableFromInline package let set: (UnsafeMutableRawPointer, ValueSource) -> Void
     /// Makes the binding of the property on `target`, whose default it reads (where the
     /// binding's type is known).
     @usableFromInline package let makeBinding: (Target, BindingFields) -> Binding
@@ -166,13 +167,16 @@ package struct KeyPathAccessors<Target: AnyObject, Value> {
         self.keyPath = keyPath()
     }
 
-    /// `target[keyPath: keyPath] = value`, for a target (taken over, unchecked) and the value at
-    /// a source: the write of every writer that is not the direct access's.
+    /// `target[keyPath: keyPath] = value`, for a target by address (held by the caller,
+    /// unchecked) and the value at a source: the write of every writer that is not the direct
+    /// access's.
     @inlinable
     static func assignment(
         through keyPath: ReferenceWritableKeyPath<Target, Value>
-    ) -> (consuming AnyObject, ValueSource) -> Void {
-        { target, source in unsafeDowncast(target, to: Target.self)[keyPath: keyPath] = source.value(as: Value.self) }
+    ) -> (UnsafeMutableRawPointer, ValueSource) -> Void {
+        { target, source in
+            Unmanaged<Target>.fromOpaque(target)._withUnsafeGuaranteedRef { $0[keyPath: keyPath] = source.value(as: Value.self) }
+        }
     }
 
     /// Whether the accessors reach the property of `keyPath`, the expression's evaluation before

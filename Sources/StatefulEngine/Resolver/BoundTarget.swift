@@ -3,22 +3,27 @@
 /// A bound target (its bindings are the ``BindingStore``'s, by its id).
 ///
 /// The target is not kept alive. With the portable property access the record holds a weak
-/// reference (a ``PortableBoundTarget``). With the direct access it holds an unowned reference
-/// (a `DirectBoundTarget`), which keeps only the object's memory (its header, not its
-/// properties) until the record goes, and reads from the object's reference counts whether it
-/// is being deinitialised: what a weak reference answers, without the side table a weak
-/// reference gives the object — which would send every retain and release of the target,
-/// anywhere in the program, down the runtime's slow path. One subclass for each, so that a
-/// record is 40 bytes (48 with both references: a size class of the allocator more).
+/// reference (a ``PortableBoundTarget``), or, for an object that reports the end of its life
+/// (``ReportsLifetime``: the library's views), that object's ``TargetLifetime`` (a
+/// ``LifetimeBoundTarget``). With the direct access it holds an unowned reference (a
+/// `DirectBoundTarget`), which keeps only the object's memory (its header, not its properties)
+/// until the record goes, and reads from the object's reference counts whether it is being
+/// deinitialised. A weak reference gives its object a side table, which sends every retain and
+/// release of the object, anywhere in the program, down the runtime's slow path; the other two
+/// records give it none. One subclass for each, so that a record is 40 bytes.
 class BoundTarget {
     /// The object's address, while the record is registered: the unowned reference of the
     /// direct access keeps the memory there. Also its identity, which a new object may take
     /// once this one is freed.
     final let address: UnsafeMutableRawPointer
     final let id: UInt32
+    /// Whether this is a ``LifetimeBoundTarget`` (else, with the portable access, a
+    /// ``PortableBoundTarget``): read by the apply loop without a virtual call. (Declared
+    /// beside ``id``: it takes that field's padding.)
+    final let reportsLifetime: Bool
 
-    fileprivate init(_ object: AnyObject, id: UInt32) {
-        (address, self.id) = (Unmanaged.passUnretained(object).toOpaque(), id)
+    fileprivate init(_ object: AnyObject, id: UInt32, reportsLifetime: Bool = false) {
+        (address, self.id, self.reportsLifetime) = (Unmanaged.passUnretained(object).toOpaque(), id, reportsLifetime)
     }
 
     /// The record of `object` for the property access `access`.
@@ -27,6 +32,7 @@ class BoundTarget {
         #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
             if access == .direct { return DirectBoundTarget(object, id: id) }
         #endif
+        if let reporting = object as? any ReportsLifetime { return LifetimeBoundTarget(object, id: id, reporting.lifetime) }
         return PortableBoundTarget(object, id: id)
     }
 
@@ -42,11 +48,15 @@ class BoundTarget {
         liveAddress.map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// The object loaded from the weak reference of a ``PortableBoundTarget`` — which every
-    /// record of a resolver whose targets do not read reference counts is (see
-    /// ``TargetRegistry``): retained, or nil once its deinitialisation has begun.
+    /// Whether the object of a ``LifetimeBoundTarget`` lives (the portable access): its
+    /// lifetime has not ended, so the object is at ``address``.
     @inline(__always)
-    final var weakObject: AnyObject? { unsafeDowncast(self, to: PortableBoundTarget.self).reference }
+    final var lifetimeHasNotEnded: Bool { !unsafeDowncast(self, to: LifetimeBoundTarget.self).lifetime.hasEnded }
+
+    /// The object of a ``PortableBoundTarget`` (the portable access), loaded from its weak
+    /// reference: retained, or nil once its deinitialisation has begun.
+    @inline(__always)
+    final var weakObject: AnyObject? { unsafeDowncast(self, to: PortableBoundTarget.self).loadReference() }
 
     /// ``liveAddress`` with the direct access (``readsReferenceCounts``), which the apply loop
     /// has checked already.
@@ -71,12 +81,54 @@ final class PortableBoundTarget: BoundTarget {
     /// begun.
     private(set) weak var reference: AnyObject?
 
-    override fileprivate init(_ object: AnyObject, id: UInt32) {
+    fileprivate init(_ object: AnyObject, id: UInt32) {
         reference = object
         super.init(object, id: id)
     }
 
     override var liveAddress: UnsafeMutableRawPointer? { reference == nil ? nil : address }
+
+    /// ``reference``, out of the apply loop's inlined code (a weak load is a call anyway).
+    @inline(never)
+    func loadReference() -> AnyObject? { reference }
+}
+
+/// The record of a target of the portable property access that reports the end of its life:
+/// its ``TargetLifetime``, which its deinit ends. Until then the object is at ``address``.
+final class LifetimeBoundTarget: BoundTarget {
+    let lifetime: TargetLifetime
+
+    fileprivate init(_ object: AnyObject, id: UInt32, _ lifetime: TargetLifetime) {
+        self.lifetime = lifetime
+        super.init(object, id: id, reportsLifetime: true)
+    }
+
+    override var liveAddress: UnsafeMutableRawPointer? { lifetime.hasEnded ? nil : address }
+}
+
+/// An object that reports the end of its life, so that the portable property access can hold
+/// it without a weak reference (which would give it a side table: see ``BoundTarget``). The
+/// library's `View` is one.
+///
+/// The object makes its ``lifetime`` when first asked for, and ends it in its `deinit`. A
+/// class's `deinit` runs after its subclasses': until then a resolver treats the object as
+/// alive, and writes to it — its storage is intact until every `deinit` body has run.
+package protocol ReportsLifetime: AnyObject {
+    /// The object's lifetime: the same instance every time, ended by the object's `deinit`.
+    var lifetime: TargetLifetime { get }
+}
+
+/// Whether an object that reports its lifetime (``ReportsLifetime``) still lives: set once,
+/// by the object's `deinit`. Like the direct access's liveness read, it assumes that a target
+/// is not released on another thread while a resolver writes to it.
+package final class TargetLifetime: @unchecked Sendable {
+    /// Whether the object's `deinit` has run.
+    @exclusivity(unchecked) package private(set) var hasEnded = false
+
+    package init() {}
+
+    /// Called by the object's `deinit`.
+    package func end() { hasEnded = true }
 }
 
 // The gate (see PropertyAccess.selectStrategy).
@@ -87,7 +139,7 @@ final class PortableBoundTarget: BoundTarget {
         /// The object's memory; never read (an unowned read of a dead object traps).
         private unowned let memory: AnyObject
 
-        override fileprivate init(_ object: AnyObject, id: UInt32) {
+        fileprivate init(_ object: AnyObject, id: UInt32) {
             memory = object
             super.init(object, id: id)
         }

@@ -25,13 +25,24 @@ extension StateResolver {
     /// - Throws: ``ResolverError/cycle`` when setters keep changing the requested state for
     ///   more than 64 rounds; the resolver stays at the last state it applied.
     @discardableResult
-    public func apply(_ state: ControlState) throws(ResolverError) -> Int {
+    public func apply(_ state: ControlState) throws(ResolverError) -> Int { try apply(state, calledBy: nil) }
+
+    /// ``apply(_:)``, called by a method of `caller` (a control applying its own state), which
+    /// its caller keeps alive until the method returns: the portable access writes a target
+    /// there without retaining it.
+    @discardableResult
+    package func apply(_ state: ControlState, calledBy caller: AnyObject?) throws(ResolverError) -> Int {
         checkNotEvaluating("apply(_:)")
         guard applying.begin(state) else { return 0 }
         if applying.sweepsDeadTargets { sweepDeadTargets(1) }
         let writes: Int
         // A loop for each property access: the branch is taken once, not at each write.
-        do { writes = try targets.readsReferenceCounts ? applyRounds(direct: true) : applyRounds(direct: false) } catch {
+        do {
+            writes =
+                try targets.readsReferenceCounts
+                ? applyRounds(direct: true, caller: nil)
+                : applyRounds(direct: false, caller: caller.map { Unmanaged.passUnretained($0).toOpaque() })
+        } catch {
             finishApplying()
             throw error
         }
@@ -46,9 +57,13 @@ extension StateResolver {
     }
 
     /// Applies the requested state until setters stop changing it; returns the writes. `direct`:
-    /// the targets' property access (see ``write(_:_:direct:)``).
-    @inline(__always)
-    private func applyRounds(direct: Bool) throws(ResolverError) -> Int {
+    /// the targets' property access; `caller`: see ``write(_:_:direct:caller:)``.
+    ///
+    /// Transparent: inlined at both calls whatever the size of `apply` (`@inline(__always)` is
+    /// not, past the inliner's limit on the caller's size), so that each loop is compiled for
+    /// its access, without a test of it at each write.
+    @_transparent
+    private func applyRounds(direct: Bool, caller: UnsafeMutableRawPointer?) throws(ResolverError) -> Int {
         var writes = 0, rounds = 0
         while let round = try applying.nextRound(&rounds) {
             guard applying.distinguishes(round.from, round.to) else { continue }
@@ -58,7 +73,7 @@ extension StateResolver {
                 let written: Bool
                 if stamp == applying.mutationCount {
                     guard let binding = binding(for: change) else { continue }
-                    written = binding._withUnsafeGuaranteedRef { write($0, Self.handle(change.new_value), direct: direct) }
+                    written = binding._withUnsafeGuaranteedRef { write($0, Self.handle(change.new_value), direct: direct, caller: caller) }
                 } else {
                     // A setter that bound or removed values made the list stale (and its
                     // slots): find the binding by its key and resolve again.

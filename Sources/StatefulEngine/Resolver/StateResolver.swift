@@ -361,12 +361,14 @@ public final class StateResolver {
     /// The caller holds the binding: a setter may remove it. The value is borrowed from the
     /// slab (the writer copies it before any user code runs). With the direct access (`direct`,
     /// the target's ``BoundTarget/readsReferenceCounts``) the target is borrowed by address (a
-    /// setter that is user code gets a retained reference from the writer); with the portable
-    /// access the writer takes over the reference the weak load made.
+    /// setter that is user code gets a retained reference from the writer). With the portable
+    /// access the target is held through the write: by the reference its weak load made, or,
+    /// for a target that reports its lifetime, retained here — unless it is at `caller`, the
+    /// object whose method applies (see ``apply(_:calledBy:)``), which holds itself.
     ///
     /// Inlined: the apply loop's hot path, one loop for each access.
     @discardableResult @inline(__always)
-    func write(_ binding: Binding, _ handle: csr_value?, direct: Bool) -> Bool {
+    func write(_ binding: Binding, _ handle: csr_value?, direct: Bool, caller: UnsafeMutableRawPointer? = nil) -> Bool {
         let version = handle.map { slab.version($0) } ?? 0
         guard version != binding.writtenVersion else { return false }
         // An inline value is copied out of the slab (a setter may bind values, which can move
@@ -379,29 +381,45 @@ public final class StateResolver {
                 : ValueSlab.isInline(version)
                     ? ValueSource(inlineAt: word.baseAddress.unsafelyUnwrapped)
                     : ValueSource(boxAt: UnsafeRawPointer(bitPattern: word.load(as: UInt.self)).unsafelyUnwrapped)
-            return write(binding, version, source, direct: direct)
+            return write(binding, version, source, direct: direct, caller: caller)
         }
     }
 
-    /// ``write(_:_:direct:)`` of the value at `source`, of `version`.
+    /// ``write(_:_:direct:caller:)`` of the value at `source`, of `version`.
     @inline(__always)
-    private func write(_ binding: Binding, _ version: UInt64, _ source: ValueSource, direct: Bool) -> Bool {
+    private func write(
+        _ binding: Binding, _ version: UInt64, _ source: ValueSource, direct: Bool, caller: UnsafeMutableRawPointer?
+    ) -> Bool {
+        let target = binding.target
         if direct {
-            guard let address = binding.target.liveAddressByReferenceCounts else {
-                purge(binding.target)
+            guard let address = target.liveAddressByReferenceCounts else {
+                purge(target)
                 return false
             }
             // First: a setter that calls back sees the value being written as written.
             binding.writtenVersion = version
             let writer = binding.writer
             if let trivialCopy = writer.trivialCopy { trivialCopy.write(address, source) } else { writer.write(address, source) }
-        } else {
-            guard let object = binding.target.weakObject else {
-                purge(binding.target)
+        } else if target.reportsLifetime {
+            guard target.lifetimeHasNotEnded else {
+                purge(target)
                 return false
             }
             binding.writtenVersion = version
-            binding.writer.write(retained: object, source)
+            if target.address == caller {
+                binding.writer.write(held: target.address, source)
+            } else {
+                let object = Unmanaged<AnyObject>.fromOpaque(target.address).retain()
+                binding.writer.write(held: target.address, source)
+                object.release()
+            }
+        } else {
+            guard let object = target.weakObject else {
+                purge(target)
+                return false
+            }
+            binding.writtenVersion = version
+            withExtendedLifetime(object) { binding.writer.write(held: target.address, source) }
         }
         return true
     }
