@@ -54,9 +54,11 @@ class BoundTarget {
     final var lifetimeHasNotEnded: Bool { !unsafeDowncast(self, to: LifetimeBoundTarget.self).lifetime.hasEnded }
 
     /// The object of a ``PortableBoundTarget`` (the portable access), loaded from its weak
-    /// reference: retained, or nil once its deinitialisation has begun.
+    /// reference: retained (the caller releases it), or nil once its deinitialisation has begun.
     @inline(__always)
-    final var weakObject: AnyObject? { unsafeDowncast(self, to: PortableBoundTarget.self).loadReference() }
+    final var weakObject: Unmanaged<AnyObject>? {
+        unsafeDowncast(self, to: PortableBoundTarget.self).reference.map { Unmanaged.passRetained($0) }
+    }
 
     /// ``liveAddress`` with the direct access (``readsReferenceCounts``), which the apply loop
     /// has checked already.
@@ -87,10 +89,6 @@ final class PortableBoundTarget: BoundTarget {
     }
 
     override var liveAddress: UnsafeMutableRawPointer? { reference == nil ? nil : address }
-
-    /// ``reference``, out of the apply loop's inlined code (a weak load is a call anyway).
-    @inline(never)
-    func loadReference() -> AnyObject? { reference }
 }
 
 /// The record of a target of the portable property access that reports the end of its life:

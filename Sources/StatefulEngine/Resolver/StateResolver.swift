@@ -419,7 +419,8 @@ public final class StateResolver {
                 return false
             }
             binding.writtenVersion = version
-            withExtendedLifetime(object) { binding.writer.write(held: target.address, source) }
+            binding.writer.write(held: target.address, source)
+            object.release()
         }
         return true
     }
