@@ -77,6 +77,9 @@ open class Control: View, Observable {
         }
     }
 
+    /// The touch being tracked. (Declared first: its two flags take the padding after
+    /// ``View/isHidden``.)
+    var tracking = TrackingState()
     /// The state bits of the four built-in factors, stored as the state has them.
     @exclusivity(unchecked) private var factors: ControlState = []
     // The parts of the control's state, one concern each (a value of its own type, a file of
@@ -99,7 +102,6 @@ open class Control: View, Observable {
     @exclusivity(unchecked) var propagationEntry = Propagation.Entry()
     /// The target–action registrations, in the order they were added.
     var registrations: [ActionRegistration] = []
-    var tracking = TrackingState()
 
     /// How far around the bounds a tracked touch still counts as inside (70 points, as UIKit
     /// behaves).

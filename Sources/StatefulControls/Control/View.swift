@@ -5,10 +5,6 @@ open class View: Responder {
     /// The view's rectangle in its superview's coordinates.
     open var frame: Rect
 
-    /// Whether the view is hidden. Final, so that a state change writes it in place (see
-    /// ``StateResolver``).
-    public final var isHidden = false
-
     /// The view's rectangle in its own coordinates.
     public var bounds: Rect { Rect(origin: .zero, size: frame.size) }
 
@@ -27,6 +23,10 @@ open class View: Responder {
     /// The view's lifetime, made when a resolver with the portable property access first binds
     /// one of its properties (see ``lifetime``).
     nonisolated(unsafe) private var lifetimeIfMade: TargetLifetime?
+
+    /// Whether the view is hidden. Final, so that a state change writes it in place (see
+    /// ``StateResolver``). (Declared last: a subclass's small fields take the padding after it.)
+    public final var isHidden = false
 
     /// Creates a view with a frame.
     public init(frame: Rect = .zero) {
