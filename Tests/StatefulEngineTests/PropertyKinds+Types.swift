@@ -1,4 +1,5 @@
 import PropertyKindsSupport
+import StatefulEngine
 
 // The declarations of the property-kinds differential test (PropertyKindsDifferentialTests):
 // one class per group of kinds, each created twice per case (the subject and its twin).
@@ -157,6 +158,20 @@ final class Observers {
         willSet { log.append("willSet \(largeObserved.name)→\(newValue.name)") }
         didSet { log.append("didSet \(oldValue.name)→\(largeObserved.name)") }
     }
+}
+
+/// An object that reports the end of its life (as the library's views do): the portable access
+/// holds it by its lifetime, not by a weak reference, and retains it around each write.
+final class LifetimeReporting: ReportsLifetime {
+    let lifetime = TargetLifetime()
+    var log: [String] = []
+    var int = 0
+    var string = ""
+    var both = "initial" {
+        willSet { log.append("willSet \(both)→\(newValue)") }
+        didSet { log.append("didSet \(oldValue)→\(both)") }
+    }
+    deinit { lifetime.end() }
 }
 
 /// Clamps to a range: the property holds what the wrapper makes of the value.

@@ -190,6 +190,15 @@ struct PropertyKindsDifferentialTests {
                 values: (1...8).map { Large(a: $0, name: "observed \($0)") }, trace: \.log
             ).run()
         },
+        KindCase("a target that reports its lifetime: stored Int") {
+            try Differential($0, \LifetimeReporting.int, make: LifetimeReporting.init, values: Array(1...8)).run()
+        },
+        KindCase("a target that reports its lifetime: String") {
+            try Differential($0, \LifetimeReporting.string, make: LifetimeReporting.init, values: strings).run()
+        },
+        KindCase("a target that reports its lifetime: willSet and didSet") {
+            try Differential($0, \LifetimeReporting.both, make: LifetimeReporting.init, values: strings, trace: \.log).run()
+        },
         KindCase("computed (get/set over a stored property)") {
             try Differential($0, \Accessors.computed, make: Accessors.init, values: Array(1...8), trace: \.log).run()
         },
