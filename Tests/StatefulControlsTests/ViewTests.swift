@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import StatefulControls
 
@@ -56,4 +57,80 @@ struct ViewTests {
         #expect(!control.isHidden)
         #expect(control.boundProperties.count == 1)
     }
+
+    /// A bound subview whose own setter lets go of the last reference to it (it leaves its
+    /// superview): the write holds it, so the setter runs on a live view (ASan checks the
+    /// memory), and the view goes when the write ends — its `deinit`, isolated to the main
+    /// actor, runs there and then. Its other bound value is skipped and purged, and the
+    /// control's own is still written.
+    @Test func aBoundSubviewWhoseSetterLetsGoOfItsLastReference() {
+        final class Detaching: View {
+            var isDetached = false { didSet { if isDetached { removeFromSuperview() } } }
+        }
+        let control = Control()
+        weak var released: Detaching?
+        do {
+            let badge = Detaching()
+            control.addSubview(badge)
+            control.setValue(true, for: \.isDetached, of: badge, when: .containing(.selected))
+            control.setValue(true, for: \.isHidden, of: badge, when: .containing(.selected))
+            released = badge
+        }
+        control.setValue(true, for: \.isHidden, when: .containing(.selected))
+        control.isSelected = true
+        #expect(released == nil && control.subviews.isEmpty)
+        #expect(control.isHidden)
+        #expect(control.boundProperties.count == 1)
+    }
+
+    /// What runs after a view's `deinit` (the deinits of its stored properties) and asks for
+    /// its lifetime finds it ended, though no resolver made one: asking then makes no lifetime
+    /// that nothing would end.
+    @Test func aViewsLifetimeAskedForDuringItsTeardownHasEnded() {
+        final class Finding { var lifetime: TargetLifetime? }
+        /// Attached to a view: its deinit runs as the view's stored properties go.
+        final class Probe {
+            unowned(unsafe) let view: View
+            let finding: Finding
+            init(_ view: View, _ finding: Finding) { (self.view, self.finding) = (view, finding) }
+            deinit { finding.lifetime = view.lifetime }
+        }
+        let finding = Finding()
+        do {
+            let view = View()
+            view.attach(Probe(view, finding))
+        }
+        #expect(finding.lifetime?.hasEnded == true)
+    }
+
+    /// A view whose last reference goes on another thread is deinitialised on the main actor.
+    /// Until the main actor runs its `deinit`, its lifetime has not ended and its subviews
+    /// still return it as their superview (the window `View.superview` documents); once it
+    /// has run, both have.
+    @Test func aViewReleasedOnAnotherThreadGoesOnTheMainActor() async {
+        let child = View(), box = ViewBox(View())
+        box.view?.addSubview(child)
+        let lifetime = box.view!.lifetime
+        releaseOnAnotherThread(box)
+        #expect(!lifetime.hasEnded && child.superview != nil)
+        for _ in 0..<1_000 where !lifetime.hasEnded { await Task.yield() }
+        #expect(lifetime.hasEnded && child.superview == nil)
+    }
+}
+
+/// Holds a view for another thread to let go of.
+private final class ViewBox: @unchecked Sendable {
+    var view: View?
+    init(_ view: View) { self.view = view }
+}
+
+/// Lets go of `box`'s view on another thread, and returns once it has (the main actor blocked
+/// meanwhile: a `deinit` sent to it waits).
+private func releaseOnAnotherThread(_ box: ViewBox) {
+    let released = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        box.view = nil
+        released.signal()
+    }
+    released.wait()
 }

@@ -91,8 +91,11 @@ struct LifetimeTargetTests {
         #expect(resolver.ruleCount == 0)
     }
 
-    /// The object whose method applies holds itself: its own setter may let go of every other
-    /// reference to it and still runs on a live object (ASan checks the memory).
+    /// The object whose method applies holds itself, which is why `apply(_:calledBy:)` may write
+    /// it without a retain: its own setter may let go of every other reference to it, and the
+    /// write still lands on a live object (ASan checks the memory) — the method's caller holds
+    /// it until the method returns. (That the retain is skipped shows in instructions, in
+    /// `make bench-ir`'s portable button, not here.)
     @Test func theApplyingObjectsOwnSetterThatReleasesTheLastOtherReference() throws {
         nonisolated(unsafe) var holder: SelfApplying? = SelfApplying()
         weak let released = holder

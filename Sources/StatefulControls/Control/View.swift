@@ -11,6 +11,12 @@ open class View: Responder {
     /// The view containing this one. Not retained (the superview holds its subviews) and not a
     /// weak reference either, which would give the superview a side table and slow every retain
     /// and release of it: a view clears its subviews' `superview` when it goes, as UIKit's do.
+    ///
+    /// A view's `deinit` runs on the main actor: when its last reference goes on another
+    /// thread, the `deinit` waits for the main actor, and until it runs its subviews still
+    /// return it here (a weak reference would return nil). A reference taken then must not
+    /// outlive the main actor's next turn: the runtime stops the program when the view is
+    /// freed with references left.
     public var superview: View? { parent }
     private unowned(unsafe) var parent: View?
 
@@ -34,11 +40,12 @@ open class View: Responder {
         super.init()
     }
 
-    /// Ends the view's lifetime for the resolvers that bind it, and clears its subviews'
-    /// `superview`. Isolated: it runs on the main actor, as everything else that reads them
-    /// does, even when the last reference goes elsewhere.
+    /// Ends the view's lifetime for the resolvers that bind it (an ended one when none was
+    /// made, which the deinits of its stored properties, run after this, then find), and clears
+    /// its subviews' `superview`. Isolated: it runs on the main actor, as everything else that
+    /// reads them does, even when the last reference goes elsewhere.
     isolated deinit {
-        lifetimeIfMade?.end()
+        if let lifetimeIfMade { lifetimeIfMade.end() } else { lifetimeIfMade = TargetLifetime.ended }
         for view in subviews { view.parent = nil }
     }
 
@@ -75,6 +82,8 @@ open class View: Responder {
 extension View: ReportsLifetime {
     /// The view's lifetime, which its `deinit` ends: a resolver with the portable property
     /// access holds a bound view by it, instead of by a weak reference (see `ReportsLifetime`).
+    /// Asked for on the main actor, where a view is bound (a view is not `Sendable`: only unsafe
+    /// code hands one to a resolver elsewhere), so it is made once without a lock.
     package nonisolated var lifetime: TargetLifetime {
         if let lifetimeIfMade { return lifetimeIfMade }
         let made = TargetLifetime()
