@@ -191,6 +191,31 @@ struct ControlTests {
         #expect(labels.map(\.writes) == [1, 1, 1])
     }
 
+    /// A change of bits no rule reads writes nothing and only moves the applied state (no
+    /// apply runs): a value bound later for those bits wins at once where the state has them,
+    /// a target that went is still found by the sweep that every eighth change makes, and the
+    /// control's state and applied state stay the same.
+    @Test func aChangeOfBitsNoRuleReadsOnlyMovesTheAppliedState() {
+        let control = Control()
+        let kept = Caption()
+        control.setValue("selected", for: \.text, of: kept, when: .containing(.selected))
+        do {
+            let gone = Caption()
+            control.setValue("selected", for: \.text, of: gone, when: .containing(.selected))
+        }
+        #expect(control.resolver.ruleCount == 2)
+        for change in 1...16 {
+            control.isFocused.toggle()
+            #expect(control.appliedState == control.state)
+            if change < 8 { #expect(control.resolver.ruleCount == 2) }  // the dead target's rule waits
+        }
+        #expect(control.resolver.ruleCount == 1)  // swept at the eighth change
+        #expect(kept.writes == 0)
+        control.isHighlighted = true
+        control.setValue("highlighted", for: \.text, of: kept, when: .containing(.highlighted))
+        #expect(kept.text == "highlighted" && kept.writes == 1)
+    }
+
     @Test func tiesGoToTheMostRecentValue() {
         let control = Control()
         let label = Caption()

@@ -27,6 +27,31 @@ struct ApplyStateTests {
         #expect(sweeps == [8, 16, 24])
     }
 
+    /// A state no rule tells from the applied one is moved to without an apply, counted as
+    /// one; the sweeping apply of every eighth is left to `apply`, as is a state a rule reads,
+    /// and nothing moves while an apply runs.
+    @Test func aStateNoRuleTellsApartIsMovedToWithoutAnApply() throws {
+        var state = ApplyState(applied: [])
+        state.sensitiveBits = ControlState.selected.rawValue
+        #expect(!state.move(to: .selected) && state.applied == [] && state.requested == [])
+        var applies: [Int] = []
+        for change in 1...16 {
+            let next: ControlState = change.isMultiple(of: 2) ? [] : .focused
+            if !state.move(to: next) {
+                applies.append(change)
+                let began = state.begin(next)
+                var rounds = 0
+                _ = try state.nextRound(&rounds)
+                #expect(began && state.sweepsDeadTargets)
+                state.isApplying = false
+            }
+            #expect(state.applied == next && state.requested == next)
+        }
+        #expect(applies == [8, 16])
+        _ = state.begin(.focused)
+        #expect(!state.move(to: []) && state.requested == .focused)
+    }
+
     @Test func roundsRunUntilTheRequestIsApplied() throws {
         var state = ApplyState(applied: [])
         _ = state.begin(.selected)

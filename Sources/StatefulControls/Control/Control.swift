@@ -174,11 +174,15 @@ open class Control: View, Observable {
 
     /// ``state``, without reporting the read to Observation.
     var currentState: ControlState {
-        var state = factors.union(registeredStates.pushed)
+        var state = factorsAndPushedStates
         if registeredStates.derived.isEmpty { return state }
         for derived in registeredStates.derived where derived.isActive(self) { state.insert(derived.state) }
         return state
     }
+
+    /// The state without the custom states registered by predicates: all of it when there are
+    /// none.
+    private var factorsAndPushedStates: ControlState { factors.union(registeredStates.pushed) }
 
     // Key paths instantiated once (a literal is looked up by the runtime at every use).
     private static let stateKeyPath: KeyPath<Control, ControlState> = \.state
@@ -262,19 +266,28 @@ open class Control: View, Observable {
             if propagation.isWriting { return propagation.enqueue(self) }  // from another's setter
             return applyOwnState()  // e.g. from a subscription handler
         }
+        // Without a predicate to run, the state is known before anything starts: a change of
+        // bits no rule reads, with no subscriber to tell, only moves the resolver.
+        let state = registeredStates.derived.isEmpty ? factorsAndPushedStates : nil
+        if let state, subscriptions.isEmpty, resolver.moveWithoutWrites(to: state) { return }
         propagation.isDraining = true
-        applyOwnState()
+        if let state { applyOwnState { state } } else { applyOwnState { currentState } }
         if propagation.hasQueued { propagation.applyQueued() }
         propagation.finishDraining()
     }
 
     /// Applies the control's own state (the propagation's queue calls it too).
     @inline(__always)
-    func applyOwnState() {
+    func applyOwnState() { applyOwnState { currentState } }
+
+    /// Applies the control's own state, which `state` gives once writing has begun (a predicate
+    /// that changes the control, say registers a state, is then queued behind it).
+    @inline(__always)
+    private func applyOwnState(_ state: () -> ControlState) {
         let wasWriting = propagation.isWriting
         propagation.isWriting = true
         do {
-            try resolver.apply(currentState, calledBy: self)
+            try resolver.apply(state(), calledBy: self)
         } catch {
             Control.diagnosticHandler(
                 ControlDiagnostic(

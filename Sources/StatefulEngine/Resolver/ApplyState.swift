@@ -48,6 +48,17 @@ struct ApplyState {
     /// Whether the apply just begun is one of the eighth that also sweep dead targets.
     var sweepsDeadTargets: Bool { count & 7 == 0 }
 
+    /// Moves to `state` as an apply that writes nothing would: when none runs, no rule tells
+    /// `state` from the applied state, and the apply it counts as is not one that sweeps.
+    /// False, with nothing changed, otherwise.
+    @inline(__always)
+    mutating func move(to state: ControlState) -> Bool {
+        guard !isApplying, !distinguishes(applied, state), (count &+ 1) & 7 != 0 else { return false }
+        count &+= 1
+        (applied, requested) = (state, state)
+        return true
+    }
+
     /// The next round of the running apply: the states it moves between, with ``applied``
     /// moved to the requested state already; nil when the requested state is applied.
     ///

@@ -50,6 +50,14 @@ extension StateResolver {
         return writes
     }
 
+    /// Moves the resolver to `state` when that writes nothing — no apply runs, and no rule tells
+    /// `state` from ``appliedState`` — and returns true; returns false, having done nothing,
+    /// when `state` needs an ``apply(_:)``. A control asks first: a change of bits no rule
+    /// reads then costs a comparison.
+    ///
+    /// - Complexity: O(1).
+    package func moveWithoutWrites(to state: ControlState) -> Bool { applying.move(to: state) }
+
     @inline(__always)
     private func finishApplying() {
         applying.isApplying = false
