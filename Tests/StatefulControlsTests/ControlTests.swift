@@ -359,6 +359,27 @@ struct ControlTests {
         withExtendedLifetime(tokens) {}
     }
 
+    /// A dependent whose change writes nothing (no rule reads the bits that moved, no
+    /// subscriber, no predicate) is not queued: it moves to its state at once, so a later
+    /// setter of the same apply sees it applied; a dependent with a rule to apply waits for
+    /// the control that changed it.
+    @Test func aDependentWithNothingToWriteMovesAtOnce() {
+        final class Probe {
+            var count = 0 { didSet { onSet() } }
+            var onSet: () -> Void = {}
+        }
+        let source = Control(), plain = Control(), bound = Control(), probe = Probe()
+        bound.setValue(true, for: \.isHidden, when: .containing(.selected))
+        source.setValue(true, for: \.isSelected, of: plain, when: .containing(.focused))
+        source.setValue(true, for: \.isSelected, of: bound, when: .containing(.focused))
+        source.setValue(1, for: \.count, of: probe, when: .containing(.focused))  // written after both
+        var seen: (plain: ControlState, bound: ControlState)?
+        probe.onSet = { seen = (plain.appliedState, bound.appliedState) }
+        source.isFocused = true
+        #expect(seen?.plain == .selected && seen?.bound == .normal)
+        #expect(bound.appliedState == .selected && bound.isHidden)
+    }
+
     @Test func aDependencyCycleIsStoppedWithADiagnostic() {
         var diagnostics: [ControlDiagnostic] = []
         let saved = Control.diagnosticHandler

@@ -259,17 +259,20 @@ open class Control: View, Observable {
     /// Applies the state. A control whose state changes while another control applies its
     /// own (a dependency: that control's bound value is this one's factor) is applied after
     /// it, by the outermost apply, from a queue: a chain of dependencies of any length
-    /// propagates without nesting calls, and a cycle is stopped with a diagnostic.
+    /// propagates without nesting calls, and a cycle is stopped with a diagnostic. A change
+    /// that writes nothing — no rule reads the bits that moved, and no subscriber or predicate
+    /// is to run — only moves the resolver to the state, at once.
     func applyState() {
+        // Without a predicate to run, the state is known before anything starts: a change of
+        // bits no rule reads, with no subscriber to tell, only moves the resolver — at once,
+        // even from another control's setter, as it writes nothing that could come back.
+        let state = registeredStates.derived.isEmpty ? factorsAndPushedStates : nil
+        if let state, subscriptions.isEmpty, resolver.moveWithoutWrites(to: state) { return }
         if propagation.isDraining {  // a control's apply is running (isWriting implies isDraining)
             if resolver.isApplyingChanges { return applyOwnState() }  // finished by the running apply
             if propagation.isWriting { return propagation.enqueue(self) }  // from another's setter
             return applyOwnState()  // e.g. from a subscription handler
         }
-        // Without a predicate to run, the state is known before anything starts: a change of
-        // bits no rule reads, with no subscriber to tell, only moves the resolver.
-        let state = registeredStates.derived.isEmpty ? factorsAndPushedStates : nil
-        if let state, subscriptions.isEmpty, resolver.moveWithoutWrites(to: state) { return }
         propagation.isDraining = true
         if let state { applyOwnState { state } } else { applyOwnState { currentState } }
         if propagation.hasQueued { propagation.applyQueued() }
