@@ -27,6 +27,26 @@ struct ApplyPathTests {
         var guard2: UInt8 = 0xCC
     }
 
+    /// The C table is asked about a state through the bits some rule reads: states that
+    /// differ only elsewhere share one cached diff and one cached resolution.
+    @Test func statesThatDifferOnlyInBitsNoRuleReadsShareTheirCaches() throws {
+        final class Target { var text = "off" }
+        let resolver = StateResolver(), target = Target()
+        try resolver.setValue("on", for: \.text, of: target, when: .containing(.selected))
+        try resolver.apply(.selected)
+        try resolver.apply(.normal)
+        #expect(resolver.value(for: \.text, of: target, in: .selected) == "on")
+        let bytes = resolver.cacheBytes
+        for other: ControlState in [.focused, .highlighted, [.focused, .highlighted], .disabled] {
+            try resolver.apply(other.union(.selected))
+            #expect(target.text == "on")
+            try resolver.apply(other)
+            #expect(target.text == "off")
+            #expect(resolver.value(for: \.text, of: target, in: other.union(.selected)) == "on")
+        }
+        #expect(resolver.cacheBytes == bytes)
+    }
+
     @Test func trivialValuesAreCopiedAsBytesWithoutTouchingTheirNeighbours() throws {
         let resolver = StateResolver()
         let target = Packed()

@@ -111,7 +111,7 @@ extension StateResolver {
     func beginChanges(from: ControlState, to: ControlState) throws(ResolverError) {
         var pointer: UnsafePointer<csr_change>?
         var count = 0
-        let status = evaluating { csr_diff(table, UInt64(from.rawValue), UInt64(to.rawValue), &pointer, &count) }
+        let status = evaluating { csr_diff(table, tableState(from), tableState(to), &pointer, &count) }
         if status == CSR_OK { return applying.pending.begin(UnsafeBufferPointer(start: pointer, count: count)) }
         guard status == CSR_ERR_NOMEM else { throw .corrupted }
         applying.pending.begin(

@@ -62,7 +62,7 @@ extension StateResolver {
         if applying.isApplying { applying.pending.detach() }  // a new diff may free the one an apply is reading
         var pointer: UnsafePointer<csr_change>?
         var count = 0
-        try ResolverError.check(evaluating { csr_diff(table, UInt64(old.rawValue), UInt64(new.rawValue), &pointer, &count) })
+        try ResolverError.check(evaluating { csr_diff(table, tableState(old), tableState(new), &pointer, &count) })
         return UnsafeBufferPointer(start: pointer, count: count).compactMap { change in
             guard let binding = binding(for: change)?.takeUnretainedValue(), let object = binding.target.object else { return nil }
             return BoundProperty(target: object, keyPath: binding.writer.keyPath)

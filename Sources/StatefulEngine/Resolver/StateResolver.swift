@@ -320,10 +320,18 @@ public final class StateResolver {
 
     static func key(_ target: UInt32, _ keyPath: UInt32) -> UInt64 { UInt64(target) << 32 | UInt64(keyPath) }
 
+    /// `state` as the C table is asked about it (to resolve and to diff): only the bits some
+    /// rule tells apart (``ApplyState/sensitiveBits``, every bit once an `exactly` or custom
+    /// rule is bound), so that states differing elsewhere share one cached resolution and
+    /// diff. Those bits only grow while rules are bound, and a rule that adds some changes the
+    /// table, which makes the diffs cached before it stale.
+    @inline(__always)
+    func tableState(_ state: ControlState) -> UInt64 { UInt64(state.rawValue & applying.sensitiveBits) }
+
     func resolve(_ key: UInt64, in state: ControlState) -> csr_value? {
         var value: csr_value = 0
         let status = evaluating {
-            csr_resolve(table, UInt32(key >> 32), UInt32(truncatingIfNeeded: key), UInt64(state.rawValue), &value)
+            csr_resolve(table, UInt32(key >> 32), UInt32(truncatingIfNeeded: key), tableState(state), &value)
         }
         Self.expectSuccess(status)
         return status == CSR_OK ? value : nil
