@@ -5,13 +5,14 @@
 /// ``StateResolver/apply(_:)`` runs (a nested call only moves ``requested``) and the changes it
 /// writes, the rule mutations that make those changes stale, the state bits that can change
 /// a value, and whether a C call that runs custom predicates is under way.
+@usableFromInline
 struct ApplyState {
     /// The state whose values are applied.
-    var applied: ControlState
+    @usableFromInline var applied: ControlState
     /// The state the running apply goes to next (the last one asked for).
-    var requested: ControlState
+    @usableFromInline var requested: ControlState
     /// The applies started (wrapping), to sweep on every eighth.
-    private(set) var count: UInt = 0
+    @usableFromInline private(set) var count: UInt = 0
     /// The changes the running apply is writing.
     var pending = PendingChanges()
     /// Counts the rule mutations a setter can make (binding and removing values), so an apply
@@ -22,9 +23,9 @@ struct ApplyState {
     /// The state bits some rule can tell apart: a state change within the other bits changes no
     /// value, and an apply only moves ``applied``. Grows with the rules (an `exactly` or custom
     /// rule makes it every bit) and is reset when no rule is left.
-    var sensitiveBits: UInt = 0
+    @usableFromInline var sensitiveBits: UInt = 0
     /// Whether an apply runs. (The two flags last: together, they take one word's room.)
-    var isApplying = false
+    @usableFromInline var isApplying = false
     /// True while a C call that can run custom predicates is under way (a predicate that calls
     /// back into the resolver is a misuse).
     var isEvaluating = false
@@ -51,7 +52,7 @@ struct ApplyState {
     /// Moves to `state` as an apply that writes nothing would: when none runs, no rule tells
     /// `state` from the applied state, and the apply it counts as is not one that sweeps.
     /// False, with nothing changed, otherwise.
-    @inline(__always)
+    @inlinable
     mutating func move(to state: ControlState) -> Bool {
         guard !isApplying, !distinguishes(applied, state), (count &+ 1) & 7 != 0 else { return false }
         count &+= 1
@@ -79,7 +80,7 @@ struct ApplyState {
     }
 
     /// Whether some rule tells `from` and `to` apart (else no value differs between them).
-    @inline(__always)
+    @inlinable
     func distinguishes(_ from: ControlState, _ to: ControlState) -> Bool {
         (from.rawValue ^ to.rawValue) & sensitiveBits != 0
     }

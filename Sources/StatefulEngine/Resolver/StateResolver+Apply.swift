@@ -56,6 +56,7 @@ extension StateResolver {
     /// reads then costs a comparison.
     ///
     /// - Complexity: O(1).
+    @inlinable
     package func moveWithoutWrites(to state: ControlState) -> Bool { applying.move(to: state) }
 
     @inline(__always)

@@ -46,7 +46,7 @@ public final class StateResolver {
     @exclusivity(unchecked) var keyPaths = KeyPathIDs()
     @exclusivity(unchecked) var predicateNames = PredicateNames()
     @exclusivity(unchecked) var bindings = BindingStore()
-    @exclusivity(unchecked) var applying: ApplyState
+    @exclusivity(unchecked) @usableFromInline var applying: ApplyState
 
     /// The number of custom descriptor names some rule uses.
     var customNameCount: Int { predicateNames.count }
