@@ -83,26 +83,6 @@ struct ViewTests {
         #expect(control.boundProperties.count == 1)
     }
 
-    /// What runs after a view's `deinit` (the deinits of its stored properties) and asks for
-    /// its lifetime finds it ended, though no resolver made one: asking then makes no lifetime
-    /// that nothing would end.
-    @Test func aViewsLifetimeAskedForDuringItsTeardownHasEnded() {
-        final class Finding { var lifetime: TargetLifetime? }
-        /// Attached to a view: its deinit runs as the view's stored properties go.
-        final class Probe {
-            unowned(unsafe) let view: View
-            let finding: Finding
-            init(_ view: View, _ finding: Finding) { (self.view, self.finding) = (view, finding) }
-            deinit { finding.lifetime = view.lifetime }
-        }
-        let finding = Finding()
-        do {
-            let view = View()
-            view.attach(Probe(view, finding))
-        }
-        #expect(finding.lifetime?.hasEnded == true)
-    }
-
     /// A view whose last reference goes on another thread is deinitialised on the main actor.
     /// Until the main actor runs its `deinit`, its lifetime has not ended and its subviews
     /// still return it as their superview (the window `View.superview` documents); once it

@@ -40,12 +40,11 @@ open class View: Responder {
         super.init()
     }
 
-    /// Ends the view's lifetime for the resolvers that bind it (an ended one when none was
-    /// made, which the deinits of its stored properties, run after this, then find), and clears
-    /// its subviews' `superview`. Isolated: it runs on the main actor, as everything else that
-    /// reads them does, even when the last reference goes elsewhere.
+    /// Ends the view's lifetime for the resolvers that bind it, and clears its subviews'
+    /// `superview`. Isolated: it runs on the main actor, as everything else that reads them
+    /// does, even when the last reference goes elsewhere.
     isolated deinit {
-        if let lifetimeIfMade { lifetimeIfMade.end() } else { lifetimeIfMade = TargetLifetime.ended }
+        lifetimeIfMade?.end()
         for view in subviews { view.parent = nil }
     }
 

@@ -108,10 +108,10 @@ final class LifetimeBoundTarget: BoundTarget {
 /// it without a weak reference (which would give it a side table: see ``BoundTarget``). The
 /// library's `View` is one.
 ///
-/// The object makes its ``lifetime`` when first asked for, and ends it in its `deinit`; a
-/// `deinit` that finds none made stores ``TargetLifetime/ended`` instead, so that code running
-/// later in the object's teardown (its stored properties' deinits) cannot make a lifetime that
-/// nothing would end. Until the `deinit` that ends it runs, a resolver treats the object as
+/// The object makes its ``lifetime`` when first asked for, and ends it in its `deinit`; once
+/// that has run, nothing may ask (only unsafe code can reach the object then, and in an
+/// optimised build its storage may be gone before its stored properties' deinits run). Until
+/// the `deinit` that ends it runs, a resolver treats the object as
 /// alive, and writes to it — its storage is intact until every `deinit` body has run. Two
 /// windows follow, where a weak reference and the direct access already see the object as
 /// gone: while its subclasses' `deinit` bodies run (a class's `deinit` runs after theirs), and,
@@ -130,14 +130,6 @@ package final class TargetLifetime: @unchecked Sendable {
     @exclusivity(unchecked) package private(set) var hasEnded = false
 
     package init() {}
-
-    /// A lifetime that has ended: what an object's `deinit` stores when it made none (see
-    /// ``ReportsLifetime``).
-    package static let ended: TargetLifetime = {
-        let lifetime = TargetLifetime()
-        lifetime.end()
-        return lifetime
-    }()
 
     /// Called by the object's `deinit`.
     package func end() { hasEnded = true }
