@@ -47,14 +47,18 @@ struct ApplyState {
     }
 
     /// Whether the apply just begun is one of the eighth that also sweep dead targets.
-    var sweepsDeadTargets: Bool { count & 7 == 0 }
+    var sweepsDeadTargets: Bool { Self.sweeps(atApply: count) }
+
+    /// Whether the apply numbered `count` (see ``count``) sweeps dead targets: every eighth.
+    @inlinable
+    static func sweeps(atApply count: UInt) -> Bool { count & 7 == 0 }
 
     /// Moves to `state` as an apply that writes nothing would: when none runs, no rule tells
     /// `state` from the applied state, and the apply it counts as is not one that sweeps.
     /// False, with nothing changed, otherwise.
     @inlinable
     mutating func move(to state: ControlState) -> Bool {
-        guard !isApplying, !distinguishes(applied, state), (count &+ 1) & 7 != 0 else { return false }
+        guard !isApplying, !distinguishes(applied, state), !Self.sweeps(atApply: count &+ 1) else { return false }
         count &+= 1
         (applied, requested) = (state, state)
         return true
