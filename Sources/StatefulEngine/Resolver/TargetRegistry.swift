@@ -9,36 +9,64 @@
 /// purges nothing itself: the resolver purges a dead target's rules, then ``remove(_:)``s it.
 struct TargetRegistry {
     /// The id of the record made for the object at an address (which a later object may have),
-    /// once there are more than ``searchLimit`` ids; until then ``byID`` is searched. An address
-    /// is in one entry at most: the record of a dead object is purged when a new object at its
-    /// address is looked up (see `StateResolver.existingTarget(_:)`), before that one is added.
+    /// once there are more than ``searchLimit`` ids; until then the records are searched. An
+    /// address is in one entry at most: the record of a dead object is purged when a new object
+    /// at its address is looked up (see `StateResolver.existingTarget(_:)`), before that one is
+    /// added.
     private var idsByObject: [UnsafeMutableRawPointer: UInt32]?
-    /// The most ids searched for an address in ``byID`` (a control binds a few targets).
+    /// The most ids searched for an address (a control binds a few targets).
     private static var searchLimit: Int { 8 }
-    /// The record of each id in use with its object's address, at index id − 1 (ids are dense:
-    /// freed ones are reused); an empty entry for a freed id. The sweep walks it with
-    /// ``sweepCursor``: with the direct access it reads only the addresses (and the objects'
-    /// reference counts), not the records, which lie among the bindings' memory.
-    private var byID: ContiguousArray<Entry> = []
+    /// The record of id 1, nil while that id is free. Held apart from the others, so that a
+    /// resolver whose bindings have one target (a control binding its own properties) has no
+    /// array: its address is read from the record.
+    private var first: BoundTarget?
+    /// The record of each id from 2 with its object's address, at index id − 2 (ids are dense:
+    /// freed ones are reused); an empty entry for a freed id. The sweep reads only the
+    /// addresses here with the direct access (and the objects' reference counts), not the
+    /// records, which lie among the bindings' memory.
+    private var others: ContiguousArray<Entry> = []
 
     /// A record and its object's address; both nil for a freed id.
     private struct Entry {
         var record: BoundTarget?
         var address: UnsafeMutableRawPointer?
     }
-    /// The next id never handed out.
-    private(set) var nextID: UInt32 = 1
-    /// Whether the targets' liveness is read from their reference counts (the direct access),
-    /// as of the last registration: the property access is the process's, the same for every
-    /// target. (Declared beside ``nextID``: it takes that field's padding.)
-    private(set) var readsReferenceCounts = false
     /// Ids of targets that went, reused before new ones are taken.
     private var freeIDs: [UInt32] = []
-    /// The index in ``byID`` that ``nextDeadTarget()`` checks next.
-    private var sweepCursor = 0
+    /// The next id never handed out.
+    private(set) var nextID: UInt32 = 1
+    /// The index (id − 1) that ``nextDeadTarget()`` checks next. (Beside ``nextID``: the two
+    /// and the flag below take one word and a byte.)
+    private var sweepCursor: UInt32 = 0
+    /// Whether the targets' liveness is read from their reference counts (the direct access),
+    /// as of the last registration: the property access is the process's, the same for every
+    /// target.
+    private(set) var readsReferenceCounts = false
 
     /// The number of bound targets.
-    private(set) var count = 0
+    var count: Int { idCount - freeIDs.count }
+
+    /// The number of ids handed out, in use or free: ids run from 1 to this.
+    private var idCount: Int { Int(nextID) - 1 }
+
+    /// The record of the id at `index` (id − 1), nil when that id is free.
+    private func record(atIndex index: Int) -> BoundTarget? { index == 0 ? first : others[index - 1].record }
+
+    /// The address of the object of the id at `index` (id − 1), nil when that id is free.
+    private func address(atIndex index: Int) -> UnsafeMutableRawPointer? {
+        index == 0 ? first?.address : others[index - 1].address
+    }
+
+    /// Puts `record` (nil: none) at `index` (id − 1), at most one past the ids handed out.
+    private mutating func set(_ record: BoundTarget?, atIndex index: Int) {
+        if index == 0 {
+            first = record
+        } else if index - 1 == others.count {
+            others.append(Entry(record: record, address: record?.address))
+        } else {
+            others[index - 1] = Entry(record: record, address: record?.address)
+        }
+    }
 
     /// The record made for the object at `object`'s address: `object`'s own, or that of a
     /// deallocated object whose address `object` took (check with `===` on its `object`).
@@ -46,12 +74,14 @@ struct TargetRegistry {
     /// - Complexity: O(``searchLimit``) while there are few ids, else a hash lookup.
     func record(at object: AnyObject) -> BoundTarget? {
         let address = Unmanaged.passUnretained(object).toOpaque()
-        guard let idsByObject else { return byID.first { $0.address == address }?.record }
-        return idsByObject[address].flatMap { byID[Int($0) - 1].record }
+        guard let idsByObject else {
+            return first?.address == address ? first : others.first { $0.address == address }?.record
+        }
+        return idsByObject[address].flatMap { record(atIndex: Int($0) - 1) }
     }
 
     /// Whether `bound` is registered (not removed yet).
-    func contains(_ bound: BoundTarget) -> Bool { Int(bound.id) <= byID.count && byID[Int(bound.id) - 1].record === bound }
+    func contains(_ bound: BoundTarget) -> Bool { Int(bound.id) <= idCount && record(atIndex: Int(bound.id) - 1) === bound }
 
     /// Registers `object` under a freed id or the next new one.
     ///
@@ -67,24 +97,21 @@ struct TargetRegistry {
         }
         let bound = BoundTarget.make(object, id: id, access: access)
         readsReferenceCounts = bound.readsReferenceCounts
-        let entry = Entry(record: bound, address: bound.address)
-        if Int(id) > byID.count { byID.append(entry) } else { byID[Int(id) - 1] = entry }
+        set(bound, atIndex: Int(id) - 1)
         if idsByObject != nil {
             idsByObject![bound.address] = id
-        } else if byID.count > Self.searchLimit {
-            let ids = byID.indices.compactMap { index in byID[index].address.map { ($0, UInt32(index + 1)) } }
+        } else if idCount > Self.searchLimit {
+            let ids = (0..<idCount).compactMap { index in address(atIndex: index).map { ($0, UInt32(index + 1)) } }
             idsByObject = Dictionary(ids) { _, later in later }
         }
-        count += 1
         return bound
     }
 
     /// Unregisters `bound` and frees its id (the caller removed its rules).
     mutating func remove(_ bound: BoundTarget) {
-        byID[Int(bound.id) - 1] = Entry()
+        set(nil, atIndex: Int(bound.id) - 1)
         // A later object at the same address may have its own record by now.
         if idsByObject?[bound.address] == bound.id { idsByObject![bound.address] = nil }
-        count -= 1
         freeIDs.append(bound.id)
     }
 
@@ -92,7 +119,7 @@ struct TargetRegistry {
     ///
     /// - Complexity: O(*n*) in the targets, whose records are released.
     mutating func removeAll() {
-        (idsByObject, byID, count) = (nil, [], 0)
+        (idsByObject, first, others) = (nil, nil, [])
         (nextID, freeIDs, sweepCursor) = (1, [], 0)
     }
 
@@ -102,16 +129,17 @@ struct TargetRegistry {
     ///
     /// - Complexity: O(1).
     mutating func nextDeadTarget() -> BoundTarget? {
-        if sweepCursor >= byID.count { sweepCursor = 0 }
+        if Int(sweepCursor) >= idCount { sweepCursor = 0 }
+        let index = Int(sweepCursor)
         // The address alone, with the direct access: no retain of the record.
-        guard sweepCursor < byID.count, let address = byID[sweepCursor].address else {
+        guard index < idCount, let address = address(atIndex: index) else {
             sweepCursor += 1
             return nil
         }
         let lives =
             readsReferenceCounts
-            ? BoundTarget.liveAddressByReferenceCounts(address) != nil : byID[sweepCursor].record?.liveAddress != nil
-        if !lives { return byID[sweepCursor].record }
+            ? BoundTarget.liveAddressByReferenceCounts(address) != nil : record(atIndex: index)?.liveAddress != nil
+        if !lives { return record(atIndex: index) }
         sweepCursor += 1
         return nil
     }
