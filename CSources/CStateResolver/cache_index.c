@@ -20,12 +20,12 @@ static size_t item_hash(uint8_t kind, uint64_t key, uint64_t to) {
 
 /* The bucket holding the item (kind, key, to), or NULL. */
 CSR_PRIVATE item **index_find(const csr_table *t, uint8_t kind, uint64_t key, uint64_t to) {
-    if (t->index_capacity == 0) return NULL;
-    size_t mask = t->index_capacity - 1;
+    if (t->caches->index_capacity == 0) return NULL;
+    size_t mask = t->caches->index_capacity - 1;
     for (size_t i = item_hash(kind, key, to) & mask;; i = (i + 1) & mask) {
-        item *it = t->index[i];
+        item *it = t->caches->index[i];
         if (it == NULL) return NULL;
-        if (it->key == key && it->to == to && it->kind == kind) return &t->index[i];
+        if (it->key == key && it->to == to && it->kind == kind) return &t->caches->index[i];
     }
 }
 
@@ -36,37 +36,37 @@ static void index_put(item **index, size_t capacity, item *it) {
 }
 
 static void index_remove(csr_table *t, const item *it) {
-    size_t mask = t->index_capacity - 1, i = item_hash(it->kind, it->key, it->to) & mask;
-    while (t->index[i] != it) i = (i + 1) & mask;
+    size_t mask = t->caches->index_capacity - 1, i = item_hash(it->kind, it->key, it->to) & mask;
+    while (t->caches->index[i] != it) i = (i + 1) & mask;
     /* Backward shift: move up each later item of the run that may live in the hole. */
-    for (size_t j = (i + 1) & mask; t->index[j] != NULL; j = (j + 1) & mask) {
-        const item *next = t->index[j];
+    for (size_t j = (i + 1) & mask; t->caches->index[j] != NULL; j = (j + 1) & mask) {
+        const item *next = t->caches->index[j];
         size_t home = item_hash(next->kind, next->key, next->to) & mask;
         if (((j - home) & mask) >= ((j - i) & mask)) {
-            t->index[i] = t->index[j];
+            t->caches->index[i] = t->caches->index[j];
             i = j;
         }
     }
-    t->index[i] = NULL;
+    t->caches->index[i] = NULL;
 }
 
 /* ---- the CLOCK ring ------------------------------------------------------------------ */
 
 /* New items go just behind the hand: the last it will reach. */
 static void ring_link(csr_table *t, item *it) {
-    if (t->hand == NULL) {
+    if (t->caches->hand == NULL) {
         it->prev = it->next = it;
-        t->hand = it;
+        t->caches->hand = it;
         return;
     }
-    it->next = t->hand;
-    it->prev = t->hand->prev;
+    it->next = t->caches->hand;
+    it->prev = t->caches->hand->prev;
     it->prev->next = it;
-    t->hand->prev = it;
+    t->caches->hand->prev = it;
 }
 
 static void ring_unlink(csr_table *t, item *it) {
-    if (t->hand == it) t->hand = it->next == it ? NULL : it->next;
+    if (t->caches->hand == it) t->caches->hand = it->next == it ? NULL : it->next;
     it->prev->next = it->next;
     it->next->prev = it->prev;
 }
@@ -77,32 +77,32 @@ static void ring_unlink(csr_table *t, item *it) {
 CSR_PRIVATE void free_item(csr_table *t, item *it) {
     index_remove(t, it);
     ring_unlink(t, it);
-    t->item_count--;
-    if (it == t->kept) t->kept = NULL;
+    t->caches->item_count--;
+    if (it == t->caches->kept) t->caches->kept = NULL;
     forget_recent(t, it);
     if (it->kind == ITEM_STATE) {
         free_pages(t, (state_cache *)it);
-        t->state_count--;
+        t->caches->state_count--;
     } else {
         const diff_list *list = (const diff_list *)it;
-        if (list->epoch == t->epoch) t->current_diffs--;
-        t->diff_count--;
+        if (list->epoch == t->epoch) t->caches->current_diffs--;
+        t->caches->diff_count--;
     }
     deallocate(it, it->bytes, &t->cache_words);
 }
 
 /* Evicts one item with CLOCK: false when every item left is pinned (or there is none). */
 static bool evict_one(csr_table *t) {
-    for (size_t steps = 2 * t->item_count + 2; steps > 0 && t->hand != NULL; steps--) {
-        item *it = t->hand;
-        t->hand = it->next;
-        if (it == t->pinned[0] || it == t->pinned[1] || it == t->kept) continue;
+    for (size_t steps = 2 * t->caches->item_count + 2; steps > 0 && t->caches->hand != NULL; steps--) {
+        item *it = t->caches->hand;
+        t->caches->hand = it->next;
+        if (it == t->pinned[0] || it == t->pinned[1] || it == t->caches->kept) continue;
         if (it->referenced) {
             it->referenced = false;
             continue;
         }
         free_item(t, it);
-        t->evictions++;
+        t->caches->evictions++;
         return true;
     }
     return false;
@@ -124,19 +124,39 @@ CSR_PRIVATE void *cache_allocate(csr_table *t, size_t bytes) {
     return make_room(t, bytes) ? allocate(bytes, &t->cache_words) : NULL;
 }
 
+/* The caches' bookkeeping, allocated when the first item is cached: false when it cannot be. */
+static bool ensure_caches(csr_table *t) {
+    if (t->caches != NO_CACHES) return true;
+    caches *c = allocate(sizeof(caches), &t->rule_words);
+    if (c == NULL) return false;
+    *c = (caches){0};
+    init_recent(c);
+    t->caches = c;
+    return true;
+}
+
+/* Frees the caches' bookkeeping (the table is being destroyed: no item is left). */
+CSR_PRIVATE void free_caches(csr_table *t) {
+    if (t->caches == NO_CACHES) return;
+    free_recent(t);
+    deallocate(t->caches, sizeof(caches), &t->rule_words);
+    t->caches = NO_CACHES;
+}
+
 /* Room in the index for one more item: it grows (within the budget) to stay half empty. */
 static bool index_reserve(csr_table *t) {
-    if (t->item_count < t->index_capacity / 2) return true;
-    size_t capacity = t->index_capacity > 0 ? t->index_capacity * 2 : 16;
+    if (!ensure_caches(t)) return false;
+    if (t->caches->item_count < t->caches->index_capacity / 2) return true;
+    size_t capacity = t->caches->index_capacity > 0 ? t->caches->index_capacity * 2 : INDEX_MIN;
     size_t bytes = array_bytes(0, capacity, sizeof(item *));
     item **index = cache_allocate(t, bytes);
     if (index == NULL) return false;
     memset(index, 0, bytes);
-    item *it = t->hand;
-    for (size_t i = 0; i < t->item_count; i++, it = it->next) index_put(index, capacity, it);
-    deallocate(t->index, t->index_capacity * sizeof(item *), &t->cache_words);
-    t->index = index;
-    t->index_capacity = capacity;
+    item *it = t->caches->hand;
+    for (size_t i = 0; i < t->caches->item_count; i++, it = it->next) index_put(index, capacity, it);
+    deallocate(t->caches->index, t->caches->index_capacity * sizeof(item *), &t->cache_words);
+    t->caches->index = index;
+    t->caches->index_capacity = capacity;
     return true;
 }
 
@@ -149,18 +169,19 @@ CSR_PRIVATE bool add_item(csr_table *t, item *it, uint8_t kind, uint64_t key, ui
     it->kind = kind;
     it->bytes = bytes;
     it->referenced = true;
-    index_put(t->index, t->index_capacity, it);
+    index_put(t->caches->index, t->caches->index_capacity, it);
     ring_link(t, it);
-    t->item_count++;
+    t->caches->item_count++;
     return true;
 }
 
 /* Frees every item and the index. */
 CSR_PRIVATE void release_caches(csr_table *t) {
-    while (t->hand != NULL) free_item(t, t->hand);
-    deallocate(t->index, t->index_capacity * sizeof(item *), &t->cache_words);
-    t->index = NULL;
-    t->index_capacity = 0;
+    if (t->caches == NO_CACHES) return;
+    while (t->caches->hand != NULL) free_item(t, t->caches->hand);
+    deallocate(t->caches->index, t->caches->index_capacity * sizeof(item *), &t->cache_words);
+    t->caches->index = NULL;
+    t->caches->index_capacity = 0;
 }
 
 /* ---- the caches as a whole ----------------------------------------------------------- */
@@ -168,7 +189,7 @@ CSR_PRIVATE void release_caches(csr_table *t) {
 /* Every diff list becomes stale. O(1). */
 CSR_PRIVATE void stale_diffs(csr_table *t) {
     t->epoch++;
-    t->current_diffs = 0;
+    if (t->caches != NO_CACHES) t->caches->current_diffs = 0;
     free_scratch(t);
 }
 

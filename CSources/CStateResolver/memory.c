@@ -46,7 +46,7 @@ csr_status csr_table_create(csr_table **out, csr_release_fn release, void *relea
     memset(t, 0, sizeof *t);
     t->pred_free = NO_PREDICATE;
     t->free_slot = FREE_SLOTS_END;
-    init_recent(t);
+    t->caches = NO_CACHES;
     t->budget = CSR_DEFAULT_CACHE_BUDGET;
     t->release = release;
     t->release_context = release_context;
@@ -60,7 +60,7 @@ void csr_table_destroy(csr_table *t) {
     remove_all(t);
     deallocate(t->slots, t->slot_capacity * sizeof(uintptr_t), &t->rule_words);
     deallocate(t->preds, t->pred_capacity * sizeof(predicate), &t->rule_words);
-    free_recent(t);
+    free_caches(t);
     size_t words = words_for(sizeof(csr_table));
     deallocate(t, sizeof(csr_table), &words);
 }
@@ -70,11 +70,11 @@ void csr_get_stats(const csr_table *t, csr_stats *s) {
     memset(s, 0, sizeof *s);
     s->rules = t->rules;
     s->bindings = t->binding_count;
-    s->cached_states = t->state_count;
-    s->cached_diffs = t->current_diffs;
+    s->cached_states = t->caches->state_count;
+    s->cached_diffs = t->caches->current_diffs;
     s->rule_bytes = (t->rule_words + words_for(sizeof(csr_table))) * sizeof(Word_t) +
                     JudyLMemUsed(t->bindings);
     s->cache_bytes = (t->cache_words + t->scratch_words) * sizeof(Word_t);
     s->cache_budget = t->budget;
-    s->evictions = t->evictions;
+    s->evictions = t->caches->evictions;
 }

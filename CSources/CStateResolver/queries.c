@@ -126,8 +126,8 @@ static csr_status diff_cold(csr_table *t, uint64_t from, uint64_t to, diff_list 
         if (status == CSR_OK && list->count > n) list->count = n; /* only an impure predicate */
     }
     if (status == CSR_OK && cacheable && add_item(t, &list->item, ITEM_DIFF, from, to, bytes)) {
-        t->diff_count++;
-        t->current_diffs++;
+        t->caches->diff_count++;
+        t->caches->current_diffs++;
         remember_diff(t, from, to, list);
         *out = list;
         return CSR_OK;
@@ -145,7 +145,7 @@ static csr_status diff_cold(csr_table *t, uint64_t from, uint64_t to, diff_list 
 static inline csr_status hand_out_diff(csr_table *t, diff_list *list, const csr_change **changes,
                                        size_t *count) {
     list->item.referenced = true;
-    if (list != t->scratch) t->kept = &list->item;
+    if (list != t->scratch) t->caches->kept = &list->item;
     *changes = list->changes;
     *count = list->count;
     return CSR_OK;
@@ -157,7 +157,7 @@ static inline csr_status hand_out_diff(csr_table *t, diff_list *list, const csr_
 static __attribute__((noinline)) csr_status diff_slow(csr_table *t, uint64_t from, uint64_t to,
                                                       const csr_change **changes, size_t *count) {
     free_scratch(t);
-    t->kept = NULL;
+    if (t->caches != NO_CACHES) t->caches->kept = NULL;
     diff_list *list = recent_diff_list(t, from, to);
     if (list == NULL || list->epoch != t->epoch) {
         enter(t);

@@ -210,6 +210,10 @@ typedef struct diff_list {
 /* `recent` and `recent_diffs` hold RECENT_MIN entries each when first used and double, up to
  * RECENT_MAX, whenever they have dropped more live entries than they hold (see remember.c). */
 #define RECENT_MIN 4
+
+/* The cache index holds INDEX_MIN buckets when first used and doubles to stay half empty: a
+ * small table caches a few diff lists. */
+#define INDEX_MIN 4
 #define RECENT_MAX 64
 
 typedef struct recent_state {
@@ -221,6 +225,34 @@ typedef struct recent_diff {
     uint64_t from, to;
     diff_list *list; /* NULL: empty; cleared whenever that list is freed */
 } recent_diff;
+
+/* The caches' bookkeeping: the index and the CLOCK ring of the cached items, and the `recent`
+ * arrays in front of them. Allocated with the first item cached (ensure_caches, cache_index.c),
+ * and kept until the table is destroyed; until then the table points to NO_CACHES, read-only,
+ * which holds no item and whose `recent` arrays are empty placeholders (recent.c), so that
+ * reads need no NULL check. A table that is only bound, never resolved or diffed, holds none
+ * of it (a control that never changes state: about 100 bytes). */
+typedef struct caches {
+    item **index;          /* index_capacity buckets (a power of two), NULL when 0 */
+    size_t index_capacity;
+    size_t item_count, state_count, diff_count;
+    size_t current_diffs;  /* diff lists of the current epoch */
+    size_t evictions;
+    item *hand;            /* the CLOCK hand: the next item to consider; NULL when no items */
+    item *kept;            /* the diff list csr_diff returned last, if cached: never evicted */
+    recent_state *recent;      /* recent_mask + 1 entries, `no_recent` until first used */
+    recent_diff *recent_diffs; /* as many, in the same allocation */
+    uint32_t recent_mask;
+    uint32_t recent_drops; /* live entries dropped from either array since it last grew */
+} caches;
+
+/* The placeholders: `recent` arrays with no room of their own (one empty set of two ways each,
+ * recent_mask 1) and the caches of a table that has cached nothing. Never written. */
+static const recent_state no_recent[2];
+static const recent_diff no_recent_diffs[2];
+static const caches no_caches = {
+    .recent = (recent_state *)no_recent, .recent_diffs = (recent_diff *)no_recent_diffs, .recent_mask = 1};
+#define NO_CACHES ((caches *)&no_caches)
 
 struct csr_table {
     Pvoid_t bindings;
@@ -234,33 +266,25 @@ struct csr_table {
     uint64_t generation; /* bumped by csr_clear_cache: older pages are stale */
     uint64_t epoch;      /* bumped by every mutation and csr_clear_cache: older diffs are stale */
     size_t rules;
-    size_t binding_count;
     size_t tombstones;
-    size_t rule_words;    /* our allocations for rules, bindings, slots, predicates */
+    size_t rule_words;    /* our allocations for rules, bindings, slots, predicates, `caches` */
     size_t cache_words;   /* items, their page tables and the index: at most `budget` bytes */
     size_t scratch_words; /* `scratch` */
     size_t budget;
-    item **index;         /* index_capacity buckets (a power of two), NULL when 0 */
-    size_t index_capacity;
-    size_t item_count, state_count, diff_count;
-    size_t current_diffs; /* diff lists of the current epoch */
-    size_t evictions;
-    item *hand;           /* the CLOCK hand: the next item to consider; NULL when no items */
+    caches *caches;       /* NO_CACHES until an item is cached */
     item *pinned[2];      /* state caches the current call works with: never evicted */
-    item *kept;           /* the diff list csr_diff returned last, if cached: never evicted */
     diff_list *scratch;   /* an uncached diff result, freed at the next call that may change it */
-    recent_state *recent;      /* recent_mask + 1 entries, `no_recent` until first used */
-    recent_diff *recent_diffs; /* as many, in the same allocation */
-    uint32_t recent_mask;
-    uint32_t recent_drops; /* live entries dropped from either array since it last grew */
     pool_block *pool_blocks; /* the newest block of the pool of one-rule bindings */
     binding *pool_free;      /* a free binding of the pool, which links to the next */
     uint32_t pool_places;    /* the bindings the pool's blocks hold */
     uint32_t pool_live;      /* the places in use */
     csr_release_fn release;
     void *release_context;
-    bool busy; /* inside a call that may run a callback */
+    uint32_t binding_count; /* at most slot_count */
+    bool busy;              /* inside a call that may run a callback */
 };
+/* Every control has one: with malloc's 8-byte header, 200 bytes take a chunk of 208. */
+_Static_assert(sizeof(struct csr_table) <= 200, "a table fits malloc's 208-byte chunk");
 
 /* ---- slots ----------------------------------------------------------------------------- */
 
@@ -407,6 +431,7 @@ CSR_PRIVATE void *cache_allocate(csr_table *t, size_t bytes);
 CSR_PRIVATE bool add_item(csr_table *t, item *it, uint8_t kind, uint64_t key, uint64_t to,
                           size_t bytes);
 CSR_PRIVATE void release_caches(csr_table *t);
+CSR_PRIVATE void free_caches(csr_table *t);
 
 /* Frees the uncached result of the last csr_diff, if any: on csr_diff's warm path, hence inline. */
 static inline void free_scratch(csr_table *t) {
@@ -421,7 +446,7 @@ CSR_PRIVATE void stale_diffs(csr_table *t);
 /* The entry of `state` in `recent`: (recent_mask + 1) / 2 sets of two ways. */
 static inline unsigned recent_slot(const csr_table *t, uint64_t state) {
     uint64_t h = (state ^ (state >> 16) ^ (state >> 32)) * 0x9E3779B97F4A7C15ull;
-    return (unsigned)(h >> 58) & t->recent_mask; /* 0 ..< RECENT_MAX */
+    return (unsigned)(h >> 58) & t->caches->recent_mask; /* 0 ..< RECENT_MAX */
 }
 
 /* The set of (from, to) in `recent_diffs`, two-way as `recent` (so that a toggle's two diffs
@@ -432,7 +457,7 @@ static inline unsigned recent_diff_set(const csr_table *t, uint64_t from, uint64
 
 /* The diff list of (from, to) if its set in `recent_diffs` holds it (of any epoch). */
 static inline diff_list *recent_diff_list(const csr_table *t, uint64_t from, uint64_t to) {
-    const recent_diff *set = &t->recent_diffs[recent_diff_set(t, from, to)];
+    const recent_diff *set = &t->caches->recent_diffs[recent_diff_set(t, from, to)];
     if (set[0].from == from && set[0].to == to && set[0].list != NULL) return set[0].list;
     if (set[1].from == from && set[1].to == to) return set[1].list;
     return NULL;
@@ -442,8 +467,8 @@ static inline diff_list *recent_diff_list(const csr_table *t, uint64_t from, uin
  * more recently used first. Returns the cache of `state` if the set holds it. */
 static inline state_cache *recent_cache(const csr_table *t, uint64_t state) {
     unsigned set = recent_slot(t, state) & ~1u;
-    if (t->recent[set].state == state && t->recent[set].cache != NULL) return t->recent[set].cache;
-    if (t->recent[set + 1].state == state) return t->recent[set + 1].cache;
+    if (t->caches->recent[set].state == state && t->caches->recent[set].cache != NULL) return t->caches->recent[set].cache;
+    if (t->caches->recent[set + 1].state == state) return t->caches->recent[set + 1].cache;
     return NULL;
 }
 
@@ -461,7 +486,7 @@ CSR_PRIVATE void free_pages(csr_table *t, state_cache *cache);
 CSR_PRIVATE void remember_recent(csr_table *t, uint64_t state, state_cache *cache);
 CSR_PRIVATE void remember_diff(csr_table *t, uint64_t from, uint64_t to, diff_list *list);
 CSR_PRIVATE void forget_recent(csr_table *t, const item *it);
-CSR_PRIVATE void init_recent(csr_table *t);
+CSR_PRIVATE void init_recent(caches *c);
 CSR_PRIVATE void free_recent(csr_table *t);
 CSR_PRIVATE state_cache *cache_for(csr_table *t, uint64_t state);
 CSR_PRIVATE csr_value cached_value(csr_table *t, state_cache *cache, const binding *b,

@@ -50,7 +50,7 @@ CSR_PRIVATE state_cache *cache_for(csr_table *t, uint64_t state) {
                 deallocate(cache, sizeof(state_cache), &t->cache_words);
                 return NULL;
             }
-            t->state_count++;
+            t->caches->state_count++;
         }
         remember_recent(t, state, cache);
     }

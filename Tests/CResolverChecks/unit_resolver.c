@@ -336,29 +336,30 @@ static void test_cache_proportional(void) {
     csr_table_destroy(t);
 }
 
-/* `recent` starts unallocated, takes 4 entries when first used, stays so while a control
- * toggles between two states, and doubles up to 64 once states thrash it; every lookup stays
- * right throughout, and growing keeps what it held. */
+/* The caches' bookkeeping and `recent` start unallocated (a table only bound holds neither);
+ * `recent` takes 4 entries when first used, stays so while a control toggles between two
+ * states, and doubles up to 64 once states thrash it; every lookup stays right throughout, and
+ * growing keeps what it held. */
 static void test_recent_grows(void) {
     csr_table *t;
     CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
-    CHECK(t->recent == no_recent && t->recent_mask == 1);
+    CHECK(t->caches == NO_CACHES && t->caches->recent == no_recent && t->caches->recent_mask == 1);
     csr_descriptor d = plain(CSR_CONTAINING, 1, 0);
     CHECK(csr_set(t, 1, 1, &d, 7, NULL) == CSR_OK);
-    CHECK(t->recent == no_recent); /* csr_set resolves nothing */
+    CHECK(t->caches == NO_CACHES); /* csr_set caches nothing */
     for (int i = 0; i < 1000; i++) {
         const csr_change *changes;
         size_t count;
         CHECK(resolve(t, 1, 1, (uint64_t)(i & 1)) == (i & 1 ? 7 : CSR_NO_VALUE));
         CHECK(csr_diff(t, (uint64_t)(i & 1), (uint64_t)(~i & 1), &changes, &count) == CSR_OK && count == 1);
     }
-    CHECK(t->recent != no_recent && t->recent_mask == RECENT_MIN - 1);
+    CHECK(t->caches != NO_CACHES && t->caches->recent != no_recent && t->caches->recent_mask == RECENT_MIN - 1);
     CHECK(recent_cache(t, 0) != NULL && recent_cache(t, 1) != NULL);
     /* A toggle's two diffs share their set without evicting each other. */
     CHECK(recent_diff_list(t, 0, 1) != NULL && recent_diff_list(t, 1, 0) != NULL);
     for (int round = 0; round < 20; round++)
         for (uint64_t state = 0; state < 200; state++) CHECK(resolve(t, 1, 1, state) == (state & 1 ? 7 : CSR_NO_VALUE));
-    CHECK(t->recent_mask == RECENT_MAX - 1);
+    CHECK(t->caches->recent_mask == RECENT_MAX - 1);
     unsigned held = 0;
     for (uint64_t state = 180; state < 200; state++) held += recent_cache(t, state) != NULL;
     CHECK(held >= 10); /* most of the last states visited are one probe away */
