@@ -53,7 +53,7 @@ struct KeyPathIDsTests {
     }
 
     final class Wide {
-        var p0 = 0, p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0, p6 = 0, p7 = 0, p8 = 0, p9 = 0, p10 = 0
+        var p0 = 0, p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0, p6 = 0, p7 = 0, p8 = 0, p9 = 0, p10 = 0, p11 = 0
         let inner = Inner()
     }
 
@@ -77,6 +77,10 @@ struct KeyPathIDsTests {
         for _ in 0..<60 { #expect(ids.id(madeAnew(), of: target) == 11) }
         #expect(ids.count == 12 && ids.seenKeyPaths <= 4 * 12 + 16)
         #expect(keyPaths.map { ids.id($0, of: target) } == first)
+        // The ids are a value: a copy that numbers a property has an index of its own.
+        var copy = ids
+        #expect(copy.id(\Wide.p11, of: target) == 12 && copy.existingID(\Wide.p11, rootClass: Wide.self) == 12)
+        #expect(ids.existingID(\Wide.p11, rootClass: Wide.self) == nil && ids.count == 12)
     }
 
     @Test func oneKeyPathOnTwoClassesIsLookedUpForEach() {

@@ -37,4 +37,16 @@ struct PredicateNamesTests {
         let new = names.addRule(named: "com.example.a") { _ in true }.id
         #expect(new != old && names[old] == nil && names[new]?.name == "com.example.a")
     }
+
+    /// The names are a value: held in a class made with the first name, which a copy that
+    /// changes copies first.
+    @Test func aCopyOfTheNamesChangesApart() {
+        var names = PredicateNames()
+        let id = names.addRule(named: "com.example.a") { _ in true }.id
+        var copy = names
+        _ = copy.addRule(named: "com.example.b") { _ in true }
+        copy.ruleReleased(id)
+        #expect(names.count == 1 && names.id(of: "com.example.a") == id && names.id(of: "com.example.b") == nil)
+        #expect(copy.count == 1 && copy.id(of: "com.example.a") == nil && copy.id(of: "com.example.b") != nil)
+    }
 }

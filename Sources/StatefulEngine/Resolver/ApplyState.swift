@@ -11,20 +11,21 @@ struct ApplyState {
     @usableFromInline var applied: ControlState
     /// The state the running apply goes to next (the last one asked for).
     @usableFromInline var requested: ControlState
-    /// The applies started (wrapping), to sweep on every eighth.
-    @usableFromInline private(set) var count: UInt = 0
-    /// The changes the running apply is writing.
-    var pending = PendingChanges()
-    /// Counts the rule mutations a setter can make (binding and removing values), so an apply
-    /// can tell that its change list went stale. Purging a dead target does not count: its
-    /// changes are skipped (its bindings are gone; its id is only reused by a later bind, which
-    /// counts) and no other binding's value moves.
-    var mutationCount = 0
     /// The state bits some rule can tell apart: a state change within the other bits changes no
     /// value, and an apply only moves ``applied``. Grows with the rules (an `exactly` or custom
     /// rule makes it every bit) and is reset when no rule is left.
     @usableFromInline var sensitiveBits: UInt = 0
-    /// Whether an apply runs. (The two flags last: together, they take one word's room.)
+    /// The applies started (wrapping), to sweep on every eighth.
+    @usableFromInline private(set) var count: UInt32 = 0
+    /// Counts (wrapping) the rule mutations a setter can make (binding and removing values), so
+    /// an apply can tell that its change list went stale. Purging a dead target does not count:
+    /// its changes are skipped (its bindings are gone; its id is only reused by a later bind,
+    /// which counts) and no other binding's value moves.
+    var mutationCount: UInt32 = 0
+    /// The changes the running apply is writing.
+    var pending = PendingChanges()
+    /// Whether an apply runs. (The two flags last, in the room after ``pending``'s last field:
+    /// a resolver of 248 bytes at most takes a 256-byte chunk of malloc's.)
     @usableFromInline var isApplying = false
     /// True while a C call that can run custom predicates is under way (a predicate that calls
     /// back into the resolver is a misuse).
@@ -51,7 +52,7 @@ struct ApplyState {
 
     /// Whether the apply numbered `count` (see ``count``) sweeps dead targets: every eighth.
     @inlinable
-    static func sweeps(atApply count: UInt) -> Bool { count & 7 == 0 }
+    static func sweeps(atApply count: UInt32) -> Bool { count & 7 == 0 }
 
     /// Moves to `state` as an apply that writes nothing would: when none runs, no rule tells
     /// `state` from the applied state, and the apply it counts as is not one that sweeps.

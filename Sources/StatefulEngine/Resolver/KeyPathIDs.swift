@@ -20,8 +20,16 @@ struct KeyPathIDs {
     /// In the order first seen.
     private var seen: ContiguousArray<Seen> = []
     /// Positions in ``seen`` by key, and ids by property, once there are more than
-    /// ``indexedBeyond`` key paths.
-    private var index: (byKey: [KeyPathFromClass: Int], byProperty: [PropertyPath: UInt32])?
+    /// ``indexedBeyond`` key paths. (A class, one word while there is none; copied when a copy
+    /// of the ids changes.)
+    private var index: Index?
+
+    private final class Index {
+        var byKey: [KeyPathFromClass: Int]
+        var byProperty: [PropertyPath: UInt32]
+
+        init(_ byKey: [KeyPathFromClass: Int], _ byProperty: [PropertyPath: UInt32]) { (self.byKey, self.byProperty) = (byKey, byProperty) }
+    }
 
     /// The number of properties numbered.
     private(set) var count = 0
@@ -123,10 +131,12 @@ struct KeyPathIDs {
         }
         seen.append(Seen(known: known, writer: writer, id: id))
         if index != nil {
-            index!.byKey[known.key] = seen.count - 1
-            if existing == nil { index!.byProperty[known.property] = id }
+            if !isKnownUniquelyReferenced(&index!) { index = Index(index!.byKey, index!.byProperty) }
+            let index = index!
+            index.byKey[known.key] = seen.count - 1
+            if existing == nil { index.byProperty[known.property] = id }
         } else if seen.count > Self.indexedBeyond {
-            index = (
+            index = Index(
                 Dictionary(uniqueKeysWithValues: seen.indices.map { (seen[$0].known.key, $0) }),
                 Dictionary(seen.map { ($0.known.property, $0.id) }, uniquingKeysWith: { first, _ in first })
             )

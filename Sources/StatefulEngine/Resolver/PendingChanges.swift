@@ -7,7 +7,9 @@ internal import CStateResolver
 struct PendingChanges {
     private var borrowed = UnsafeBufferPointer<csr_change>(start: nil, count: 0)
     private var owned: [csr_change] = []
-    private var index = 0
+    /// The next change's index. (32 bits: a table has at most `UInt32.max` slots, so as many
+    /// changes; the resolver's flags take the room after it.)
+    private var index: UInt32 = 0
 
     /// Starts on changes the C table owns (until its next mutation).
     mutating func begin(_ changes: UnsafeBufferPointer<csr_change>) {
@@ -27,19 +29,19 @@ struct PendingChanges {
     @inline(__always)
     mutating func next() -> csr_change? {
         if borrowed.baseAddress != nil {
-            guard index < borrowed.count else { return nil }
+            guard Int(index) < borrowed.count else { return nil }
             defer { index += 1 }
-            return borrowed[index]
+            return borrowed[Int(index)]
         }
-        guard index < owned.count else { return nil }
+        guard Int(index) < owned.count else { return nil }
         defer { index += 1 }
-        return owned[index]
+        return owned[Int(index)]
     }
 
     /// Copies the changes not handed out yet, before a table call frees the memory they are in.
     mutating func detach() {
         guard borrowed.baseAddress != nil else { return }
-        owned = Array(borrowed[index...])
+        owned = Array(borrowed[Int(index)...])
         borrowed = UnsafeBufferPointer(start: nil, count: 0)
         index = 0
     }

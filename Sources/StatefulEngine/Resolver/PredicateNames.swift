@@ -13,47 +13,67 @@ struct PredicateNames {
         var rules: Int
     }
 
-    private var idsByName: [String: UInt64] = [:]
-    private var entries: [UInt64: Entry] = [:]
-    private var lastID: UInt64 = 0
+    /// The names, their entries and the last id handed out: made with the first name (most
+    /// resolvers have none, and hold one word), copied when a copy of the names changes.
+    private final class Table {
+        var idsByName: [String: UInt64] = [:]
+        var entries: [UInt64: Entry] = [:]
+        var lastID: UInt64 = 0
+
+        func copy() -> Table {
+            let copy = Table()
+            (copy.idsByName, copy.entries, copy.lastID) = (idsByName, entries, lastID)
+            return copy
+        }
+    }
+
+    private var table: Table?
+
+    /// The table to change: made, or copied when shared with a copy of the names.
+    private mutating func uniqueTable() -> Table {
+        if table == nil || !isKnownUniquelyReferenced(&table!) { table = table?.copy() ?? Table() }
+        return table!
+    }
 
     /// The number of names some rule uses.
-    var count: Int { idsByName.count }
+    var count: Int { table?.idsByName.count ?? 0 }
 
     /// The id of `name`, nil when no rule uses it.
-    func id(of name: String) -> UInt64? { idsByName[name] }
+    func id(of name: String) -> UInt64? { table?.idsByName[name] }
 
     /// The name and latest predicate of `id`; nil for an id no rule uses any more.
     subscript(id: UInt64) -> (name: String, predicate: @Sendable (ControlState) -> Bool)? {
-        entries[id].map { ($0.name, $0.box.predicate) }
+        table?.entries[id].map { ($0.name, $0.box.predicate) }
     }
 
     /// Counts a new rule of `name` and returns the box that carries `predicate` to the C table
     /// for it (with the name's id, a new id for a new name). The table holds the box until it
     /// releases the rule; ``ruleReleased(_:)`` counts it out.
     mutating func addRule(named name: String, _ predicate: @escaping @Sendable (ControlState) -> Bool) -> PredicateBox {
+        let table = uniqueTable()
         let id: UInt64
-        if let known = idsByName[name] {
+        if let known = table.idsByName[name] {
             id = known
         } else {
-            lastID += 1
-            id = lastID
-            idsByName[name] = id
+            table.lastID += 1
+            id = table.lastID
+            table.idsByName[name] = id
         }
         let box = PredicateBox(id: id, predicate)
-        entries[id] = Entry(name: name, box: box, rules: (entries[id]?.rules ?? 0) + 1)
+        table.entries[id] = Entry(name: name, box: box, rules: (table.entries[id]?.rules ?? 0) + 1)
         return box
     }
 
     /// Counts out a rule of the name `id` that the table released; the name is forgotten with
     /// its last rule.
     mutating func ruleReleased(_ id: UInt64) {
-        guard let entry = entries[id] else { return }
+        guard let entry = table?.entries[id] else { return }
+        let table = uniqueTable()
         if entry.rules > 1 {
-            entries[id]?.rules = entry.rules - 1
+            table.entries[id]?.rules = entry.rules - 1
         } else {
-            entries[id] = nil
-            idsByName[entry.name] = nil
+            table.entries[id] = nil
+            table.idsByName[entry.name] = nil
         }
     }
 }

@@ -140,7 +140,7 @@ public final class StateResolver {
             if existing == nil { forget(key) }
             throw error
         }
-        applying.mutationCount += 1
+        applying.mutationCount &+= 1
         applying.sensitiveBits |= descriptor.sensitiveBits
         if slab.hasReleased {
             drainReleased()
@@ -189,7 +189,7 @@ public final class StateResolver {
         let status = csr_remove(table, binding.target.id, binding.keyPathID, &cDescriptor)
         Self.expectSuccess(status)
         guard status == CSR_OK else { return false }
-        applying.mutationCount += 1
+        applying.mutationCount &+= 1
         drainReleased()
         settle([binding])
         return true
@@ -248,7 +248,7 @@ public final class StateResolver {
     private func remove(_ removed: [Binding], removeRules: () -> Void) {
         applying.pending.detach()
         removeRules()
-        applying.mutationCount += 1
+        applying.mutationCount &+= 1
         drainReleased()
         settle(removed)
     }
