@@ -18,11 +18,8 @@ internal import CStateResolver
 /// while its change list is current, and looks keys up once a setter has bound or removed
 /// values.
 struct BindingStore {
-    /// The bindings of target id 1, held apart: a resolver whose bindings have one target (a
-    /// control binding its own properties) has no array of targets.
-    private var firstTarget = TargetBindings()
-    /// The bindings of target id *i* ≥ 2 at index *i* − 2.
-    private var otherTargets: ContiguousArray<TargetBindings> = []
+    /// The bindings of target id *i* at index *i* − 1.
+    private var byTarget: ContiguousArray<TargetBindings> = []
     private var bySlot: ContiguousArray<Unmanaged<Binding>?> = []
     /// Bindings removed while an apply ran, until the outermost apply ends.
     private(set) var retired: [Binding] = []
@@ -36,7 +33,7 @@ struct BindingStore {
     /// Every binding in first-bind order: by target id, then by key path id.
     ///
     /// - Complexity: O(*n*) in the bindings, plus sorting each target's few.
-    var inKeyOrder: [Binding] { everyTarget(\.sorted) }
+    var inKeyOrder: [Binding] { byTarget.flatMap { $0.sorted } }
 
     /// The keys of every binding, ascending: first-bind order (target id, then key path id).
     var sortedKeys: [UInt64] { inKeyOrder.map(\.key) }
@@ -48,36 +45,28 @@ struct BindingStore {
     ///
     /// - Complexity: O(*k*) in the target's bindings.
     subscript(key: UInt64) -> Binding? {
-        @inline(never) get { withTarget(UInt32(truncatingIfNeeded: key >> 32)) { $0.binding(UInt32(truncatingIfNeeded: key)) } ?? nil }
+        @inline(never) get {
+            let index = Int(key >> 32) - 1
+            guard byTarget.indices.contains(index) else { return nil }
+            return byTarget[index].binding(UInt32(truncatingIfNeeded: key))
+        }
     }
 
     /// The bindings of target id `target`, by key path id.
-    func bindings(ofTarget target: UInt32) -> [Binding] { withTarget(target) { $0.sorted } ?? [] }
-
-    /// Whether target id `target` has a binding.
-    func hasBindings(ofTarget target: UInt32) -> Bool { withTarget(target) { !$0.isEmpty } ?? false }
-
-    /// `body` applied to the bindings of target id `target`; nil for an id above any bound.
-    private func withTarget<Result>(_ target: UInt32, _ body: (TargetBindings) -> Result) -> Result? {
-        if target == 1 { return body(firstTarget) }
-        let index = Int(target) - 2
-        return otherTargets.indices.contains(index) ? body(otherTargets[index]) : nil
+    func bindings(ofTarget target: UInt32) -> [Binding] {
+        byTarget.indices.contains(Int(target) - 1) ? byTarget[Int(target) - 1].sorted : []
     }
 
-    /// `transform` applied to the bindings of every target, concatenated in id order.
-    private func everyTarget<Element>(_ transform: (TargetBindings) -> [Element]) -> [Element] {
-        transform(firstTarget) + otherTargets.flatMap(transform)
+    /// Whether target id `target` has a binding.
+    func hasBindings(ofTarget target: UInt32) -> Bool {
+        byTarget.indices.contains(Int(target) - 1) && !byTarget[Int(target) - 1].isEmpty
     }
 
     /// Adds `binding`, whose key is not held (not indexed by slot until ``index(_:at:)``).
     mutating func insert(_ binding: Binding) {
-        let id = Int(binding.target.id)
-        if id == 1 {
-            firstTarget.insert(binding)
-        } else {
-            while otherTargets.count <= id - 2 { otherTargets.append(TargetBindings()) }  // ids are dense: once
-            otherTargets[id - 2].insert(binding)
-        }
+        let index = Int(binding.target.id) - 1
+        while byTarget.count <= index { byTarget.append(TargetBindings()) }  // ids are dense: once
+        byTarget[index].insert(binding)
         count += 1
     }
 
@@ -113,10 +102,8 @@ struct BindingStore {
     /// binding is kept in ``retired``, as the apply may be writing it.
     @discardableResult
     mutating func remove(_ key: UInt64, retiring: Bool) -> Binding? {
-        let id = Int(key >> 32), keyPathID = UInt32(truncatingIfNeeded: key)
-        let removed =
-            id == 1 ? firstTarget.remove(keyPathID) : otherTargets.indices.contains(id - 2) ? otherTargets[id - 2].remove(keyPathID) : nil
-        guard let binding = removed else { return nil }
+        let index = Int(key >> 32) - 1
+        guard byTarget.indices.contains(index), let binding = byTarget[index].remove(UInt32(truncatingIfNeeded: key)) else { return nil }
         count -= 1
         if isIndexed(binding) { bySlot[Int(binding.slot)] = nil }
         if retiring { retired.append(binding) }
@@ -132,10 +119,10 @@ struct BindingStore {
     /// the order of a hash table.
     ///
     /// - Complexity: O(1), or O(*n*) in the bindings when `retiring`.
-    mutating func removeAll(retiring: Bool) -> (TargetBindings, ContiguousArray<TargetBindings>) {
-        let removed = (firstTarget, otherTargets)
+    mutating func removeAll(retiring: Bool) -> ContiguousArray<TargetBindings> {
+        let removed = byTarget
         if retiring { retired.append(contentsOf: inKeyOrder) }
-        (firstTarget, otherTargets, bySlot, count) = (TargetBindings(), [], [], 0)
+        (byTarget, bySlot, count) = ([], [], 0)
         return removed
     }
 
@@ -145,7 +132,7 @@ struct BindingStore {
     /// - Complexity: O(*n*) in the bindings.
     var holdingRuleValues: [Binding] {
         let holdsRuleValue = { (binding: Binding) in binding.writtenVersion != 0 }
-        return everyTarget { $0.contains(where: holdsRuleValue) ? $0.sorted.filter(holdsRuleValue) : [] }
+        return byTarget.flatMap { $0.contains(where: holdsRuleValue) ? $0.sorted.filter(holdsRuleValue) : [] }
     }
 
     /// The retired bindings, no longer kept: the caller releases them (their writers' and

@@ -30,11 +30,11 @@ struct PendingChanges {
     mutating func next() -> csr_change? {
         if borrowed.baseAddress != nil {
             guard Int(index) < borrowed.count else { return nil }
-            defer { index += 1 }
+            defer { index &+= 1 }
             return borrowed[Int(index)]
         }
         guard Int(index) < owned.count else { return nil }
-        defer { index += 1 }
+        defer { index &+= 1 }
         return owned[Int(index)]
     }
 
