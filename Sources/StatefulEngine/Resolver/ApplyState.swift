@@ -24,8 +24,9 @@ struct ApplyState {
     var mutationCount: UInt32 = 0
     /// The changes the running apply is writing.
     var pending = PendingChanges()
-    /// Whether an apply runs. (The two flags last, in the room after ``pending``'s last field:
-    /// a resolver of 248 bytes at most takes a 256-byte chunk of malloc's.)
+    /// Whether an apply runs. (The two flags last, in the room after ``pending``'s 32-bit
+    /// index; the counters above share a word: every control has a resolver, whose size malloc
+    /// rounds up to 16 bytes.)
     @usableFromInline var isApplying = false
     /// True while a C call that can run custom predicates is under way (a predicate that calls
     /// back into the resolver is a misuse).
