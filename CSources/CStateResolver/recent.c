@@ -1,28 +1,27 @@
 /*
  * `recent` and `recent_diffs`: the small arrays in front of the cache index that make a warm
- * lookup one probe (see resolver_internal.h). They are allocated together when first used,
- * RECENT_MIN entries each, and double up to RECENT_MAX once they have dropped more live entries
- * than they hold: a control that visits a few states keeps a few hundred bytes, one that
- * cycles through many gets the room. Until then both point to read-only placeholders that
- * hold nothing (no_recent, resolver_internal.h), so the warm path never checks for NULL.
+ * lookup one probe (see resolver_internal.h). Each is allocated when first used, RECENT_MIN
+ * entries, and doubles up to RECENT_MAX once it has dropped more live entries than it holds: a
+ * control that visits a few states keeps a few hundred bytes, one that cycles through many
+ * gets the room, and a small table, which caches diffs but no state, has no `recent` of
+ * states. Until then both point to read-only placeholders that hold nothing (no_recent,
+ * resolver_internal.h), so the warm path never checks for NULL.
  */
 #include "resolver_internal.h"
 
-/* Arrays with no room of their own: one empty set of two ways each (recent_mask 1). */
+/* Arrays with no room of their own: one empty set of two ways each (mask 1). */
 CSR_PRIVATE void init_recent(caches *c) {
     c->recent = (recent_state *)no_recent;
     c->recent_diffs = (recent_diff *)no_recent_diffs;
-    c->recent_mask = 1;
-    c->recent_drops = 0;
-}
-
-static size_t recent_bytes(uint32_t entries) {
-    return entries * (sizeof(recent_state) + sizeof(recent_diff));
+    c->recent_mask = c->diff_mask = 1;
+    c->recent_drops = c->diff_drops = 0;
 }
 
 CSR_PRIVATE void free_recent(csr_table *t) {
     caches *c = t->caches;
-    if (c->recent != no_recent) deallocate(c->recent, recent_bytes(c->recent_mask + 1), &t->rule_words);
+    if (c->recent != no_recent) deallocate(c->recent, (c->recent_mask + 1) * sizeof(recent_state), &t->rule_words);
+    if (c->recent_diffs != no_recent_diffs)
+        deallocate(c->recent_diffs, (c->diff_mask + 1) * sizeof(recent_diff), &t->rule_words);
     init_recent(c);
 }
 
@@ -41,50 +40,73 @@ static void place_recent(csr_table *t, uint64_t state, state_cache *cache) {
 static void place_diff(csr_table *t, uint64_t from, uint64_t to, diff_list *list) {
     recent_diff *set = &t->caches->recent_diffs[recent_diff_set(t, from, to)];
     if (set[0].from != from || set[0].to != to || set[0].list == NULL) {
-        if (set[1].list != NULL && (set[1].from != from || set[1].to != to)) t->caches->recent_drops++;
+        if (set[1].list != NULL && (set[1].from != from || set[1].to != to)) t->caches->diff_drops++;
         set[1] = set[0];
     }
     set[0] = (recent_diff){from, to, list};
 }
 
-/* Makes room for more entries when first used, or when the arrays drop more live entries than
- * they hold (and are below RECENT_MAX): a new allocation, the live entries moved into it. Keeps
- * the arrays as they are when the allocation fails. */
+/* The entries an array grows to, of `size` bytes each: RECENT_MIN when first used (it holds
+ * `entries` 0), double when it has dropped more live entries than it holds (below RECENT_MAX);
+ * 0 when it stays as it is. The new array, zeroed, is in `*grown` (NULL when the allocation
+ * failed: the array stays as it is). */
+static uint32_t grow_array(csr_table *t, uint32_t entries, uint32_t drops, size_t size, void **grown) {
+    if (entries != 0 && (entries >= RECENT_MAX || drops <= entries)) return 0;
+    uint32_t count = entries == 0 ? RECENT_MIN : entries * 2;
+    *grown = allocate(count * size, &t->rule_words);
+    if (*grown == NULL) return 0;
+    memset(*grown, 0, count * size);
+    return count;
+}
+
+/* Makes room in `recent` as grow_array says, moving the live entries into it; second ways
+ * first, so that each set's more recent entry stays first. */
 static void grow_recent(csr_table *t) {
-    if (t->caches == NO_CACHES) return; /* nothing cached yet: nothing to remember */
-    uint32_t entries = t->caches->recent == no_recent ? 0 : t->caches->recent_mask + 1;
-    if (entries != 0 && (entries >= RECENT_MAX || t->caches->recent_drops <= entries)) return;
-    uint32_t grown = entries == 0 ? RECENT_MIN : entries * 2;
-    recent_state *recent = allocate(recent_bytes(grown), &t->rule_words);
-    if (recent == NULL) return;
-    memset(recent, 0, recent_bytes(grown));
-    recent_state *old = t->caches->recent;
-    recent_diff *old_diffs = t->caches->recent_diffs;
-    t->caches->recent = recent;
-    t->caches->recent_diffs = (recent_diff *)(recent + grown);
-    t->caches->recent_mask = grown - 1;
-    t->caches->recent_drops = 0;
-    /* Second ways first, so that each set's more recent entry stays first. */
+    caches *c = t->caches;
+    uint32_t entries = c->recent == no_recent ? 0 : c->recent_mask + 1;
+    void *grown;
+    uint32_t count = grow_array(t, entries, c->recent_drops, sizeof(recent_state), &grown);
+    if (count == 0) return;
+    recent_state *old = c->recent;
+    c->recent = grown;
+    c->recent_mask = count - 1;
     for (int way = 1; way >= 0; way--)
-        for (uint32_t i = (uint32_t)way; i < entries; i += 2) {
+        for (uint32_t i = (uint32_t)way; i < entries; i += 2)
             if (old[i].cache != NULL) place_recent(t, old[i].state, old[i].cache);
-            if (old_diffs[i].list != NULL) place_diff(t, old_diffs[i].from, old_diffs[i].to, old_diffs[i].list);
-        }
-    t->caches->recent_drops = 0;
-    if (entries != 0) deallocate(old, recent_bytes(entries), &t->rule_words);
+    c->recent_drops = 0;
+    if (entries != 0) deallocate(old, entries * sizeof(recent_state), &t->rule_words);
+}
+
+/* grow_recent for `recent_diffs`. */
+static void grow_diffs(csr_table *t) {
+    caches *c = t->caches;
+    uint32_t entries = c->recent_diffs == no_recent_diffs ? 0 : c->diff_mask + 1;
+    void *grown;
+    uint32_t count = grow_array(t, entries, c->diff_drops, sizeof(recent_diff), &grown);
+    if (count == 0) return;
+    recent_diff *old = c->recent_diffs;
+    c->recent_diffs = grown;
+    c->diff_mask = count - 1;
+    for (int way = 1; way >= 0; way--)
+        for (uint32_t i = (uint32_t)way; i < entries; i += 2)
+            if (old[i].list != NULL) place_diff(t, old[i].from, old[i].to, old[i].list);
+    c->diff_drops = 0;
+    if (entries != 0) deallocate(old, entries * sizeof(recent_diff), &t->rule_words);
 }
 
 /* Makes `cache` the most recent entry of its state's set. */
 CSR_PRIVATE void remember_recent(csr_table *t, uint64_t state, state_cache *cache) {
+    if (t->caches == NO_CACHES) return; /* nothing cached yet: nothing to remember */
     grow_recent(t);
-    if (t->caches->recent == no_recent) return; /* no memory for the arrays: the index serves */
+    if (t->caches->recent == no_recent) return; /* no memory for the array: the index serves */
     place_recent(t, state, cache);
 }
 
 /* Makes `list` the recent diff from `from` to `to`. */
 CSR_PRIVATE void remember_diff(csr_table *t, uint64_t from, uint64_t to, diff_list *list) {
-    grow_recent(t);
-    if (t->caches->recent == no_recent) return;
+    if (t->caches == NO_CACHES) return;
+    grow_diffs(t);
+    if (t->caches->recent_diffs == no_recent_diffs) return;
     place_diff(t, from, to, list);
 }
 

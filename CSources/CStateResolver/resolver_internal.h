@@ -56,10 +56,11 @@
  *           `index`, so that the warm path is usually one Judy lookup (the binding's), and
  *           none by slot (csr_resolve_slot). `recent_diffs` does the same, also two-way, for
  *           recent (from, to) -> diff list pairs, so that a warm csr_diff is one probe.
- *           Freeing an item clears the one entry of either array that can point to it. Both
- *           are allocated together when first used, 4 entries each, and double up to 64
- *           whenever they have dropped more live entries than they hold (recent.c): 160 B for
- *           a control that visits a few states, 2.5 KB at most.
+ *           Freeing an item clears the one entry of either array that can point to it. Each
+ *           is allocated when first used, 4 entries, and doubles up to 64 whenever it has
+ *           dropped more live entries than it holds (recent.c): 96 B of diffs for a control
+ *           that visits a few states (a small table caches no state: DIRECT_DIFF_BINDINGS),
+ *           2.5 KB at most for both.
  * lint      csr_lint keeps nothing in the table and leaves the caches alone: its report is one
  *           allocation the caller frees, and matches the rules word by word, 64 states a word.
  * preds     Side array of custom predicates, indexed from the rules that use one, so that a
@@ -207,14 +208,14 @@ typedef struct diff_list {
  * binding, where a cache saves the rules' walk. */
 #define DIRECT_DIFF_BINDINGS 64
 
-/* `recent` and `recent_diffs` hold RECENT_MIN entries each when first used and double, up to
- * RECENT_MAX, whenever they have dropped more live entries than they hold (see remember.c). */
+/* `recent` and `recent_diffs` each hold RECENT_MIN entries when first used and double, up to
+ * RECENT_MAX, whenever they have dropped more live entries than they hold (see recent.c). */
 #define RECENT_MIN 4
+#define RECENT_MAX 64
 
 /* The cache index holds INDEX_MIN buckets when first used and doubles to stay half empty: a
  * small table caches a few diff lists. */
 #define INDEX_MIN 4
-#define RECENT_MAX 64
 
 typedef struct recent_state {
     uint64_t state;
@@ -240,18 +241,20 @@ typedef struct caches {
     size_t evictions;
     item *hand;            /* the CLOCK hand: the next item to consider; NULL when no items */
     item *kept;            /* the diff list csr_diff returned last, if cached: never evicted */
-    recent_state *recent;      /* recent_mask + 1 entries, `no_recent` until first used */
-    recent_diff *recent_diffs; /* as many, in the same allocation */
-    uint32_t recent_mask;
-    uint32_t recent_drops; /* live entries dropped from either array since it last grew */
+    recent_state *recent;      /* recent_mask + 1 entries, `no_recent` until a state is cached */
+    recent_diff *recent_diffs; /* diff_mask + 1 entries, `no_recent_diffs` until a diff is */
+    uint32_t recent_mask, diff_mask;
+    uint32_t recent_drops, diff_drops; /* live entries each dropped since it last grew */
 } caches;
 
 /* The placeholders: `recent` arrays with no room of their own (one empty set of two ways each,
- * recent_mask 1) and the caches of a table that has cached nothing. Never written. */
+ * mask 1) and the caches of a table that has cached nothing. Never written. */
 static const recent_state no_recent[2];
 static const recent_diff no_recent_diffs[2];
-static const caches no_caches = {
-    .recent = (recent_state *)no_recent, .recent_diffs = (recent_diff *)no_recent_diffs, .recent_mask = 1};
+static const caches no_caches = {.recent = (recent_state *)no_recent,
+                                 .recent_diffs = (recent_diff *)no_recent_diffs,
+                                 .recent_mask = 1,
+                                 .diff_mask = 1};
 #define NO_CACHES ((caches *)&no_caches)
 
 struct csr_table {
@@ -443,16 +446,21 @@ CSR_PRIVATE void stale_diffs(csr_table *t);
 
 /* ---- state caches (state_cache.c) ---------------------------------------------------- */
 
+/* A state's hash for the `recent` arrays: 0 ..< RECENT_MAX. */
+static inline unsigned recent_hash(uint64_t state) {
+    uint64_t h = (state ^ (state >> 16) ^ (state >> 32)) * 0x9E3779B97F4A7C15ull;
+    return (unsigned)(h >> 58);
+}
+
 /* The entry of `state` in `recent`: (recent_mask + 1) / 2 sets of two ways. */
 static inline unsigned recent_slot(const csr_table *t, uint64_t state) {
-    uint64_t h = (state ^ (state >> 16) ^ (state >> 32)) * 0x9E3779B97F4A7C15ull;
-    return (unsigned)(h >> 58) & t->caches->recent_mask; /* 0 ..< RECENT_MAX */
+    return recent_hash(state) & t->caches->recent_mask;
 }
 
 /* The set of (from, to) in `recent_diffs`, two-way as `recent` (so that a toggle's two diffs
  * never evict each other): the pair of entries at (slot & ~1, slot | 1). */
 static inline unsigned recent_diff_set(const csr_table *t, uint64_t from, uint64_t to) {
-    return recent_slot(t, from ^ (to * 0xC2B2AE3D27D4EB4Full)) & ~1u;
+    return recent_hash(from ^ (to * 0xC2B2AE3D27D4EB4Full)) & t->caches->diff_mask & ~1u;
 }
 
 /* The diff list of (from, to) if its set in `recent_diffs` holds it (of any epoch). */

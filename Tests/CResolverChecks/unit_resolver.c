@@ -366,6 +366,25 @@ static void test_recent_grows(void) {
     csr_table_destroy(t);
 }
 
+/* A small table diffs from the rules and caches the diff lists only: its caches hold
+ * `recent_diffs` and no `recent` of states, until something resolves. */
+static void test_small_table_remembers_diffs_only(void) {
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    csr_descriptor d = plain(CSR_CONTAINING, 1, 0);
+    CHECK(csr_set(t, 1, 1, &d, 7, NULL) == CSR_OK);
+    for (int i = 0; i < 10; i++) {
+        const csr_change *changes;
+        size_t count;
+        CHECK(csr_diff(t, (uint64_t)(i & 1), (uint64_t)(~i & 1), &changes, &count) == CSR_OK && count == 1);
+    }
+    CHECK(t->caches != NO_CACHES && t->caches->recent == no_recent);
+    CHECK(t->caches->recent_diffs != no_recent_diffs && t->caches->diff_mask == RECENT_MIN - 1);
+    CHECK(recent_diff_list(t, 0, 1) != NULL && recent_diff_list(t, 1, 0) != NULL);
+    CHECK(resolve(t, 1, 1, 1) == 7 && t->caches->recent != no_recent); /* a state cache now */
+    csr_table_destroy(t);
+}
+
 static void test_budgets(void) {
     csr_table *t;
     CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
@@ -603,6 +622,7 @@ int main(void) {
     test_lint();
     test_cache_proportional();
     test_recent_grows();
+    test_small_table_remembers_diffs_only();
     test_million_states();
     printf("unit checks: %s\n", failures ? "FAILED" : "all passed");
     return failures ? 1 : 0;
