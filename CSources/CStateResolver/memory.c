@@ -1,7 +1,7 @@
 /*
  * Memory: size arithmetic with overflow checks, allocation through JudyMalloc/JudyFree and the
  * word counters that account for it (rule_words, cache_words, scratch_words), and the table's
- * own life: csr_table_create, csr_table_destroy, csr_get_stats. The size helpers the other files
+ * own life: csr_table_create, csr_set_release, csr_table_destroy, csr_get_stats. The size helpers the other files
  * inline (words_for, array_bytes, doubled) are in resolver_internal.h.
  */
 #include "resolver_internal.h"
@@ -51,6 +51,14 @@ csr_status csr_table_create(csr_table **out, csr_release_fn release, void *relea
     t->release = release;
     t->release_context = release_context;
     *out = t;
+    return CSR_OK;
+}
+
+csr_status csr_set_release(csr_table *t, csr_release_fn release, void *release_context) {
+    if (t == NULL) return CSR_ERR_INVALID;
+    if (t->busy) return CSR_ERR_REENTRANT;
+    t->release = release;
+    t->release_context = release_context;
     return CSR_OK;
 }
 

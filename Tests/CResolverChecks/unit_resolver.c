@@ -579,13 +579,15 @@ static void test_lint(void) {
 }
 
 static csr_table *reentered;
-static int refusals;
+static int refusals, release_context;
 static void reentering_release(csr_value value, void *predicate_context, void *context) {
-    (void)value, (void)predicate_context, (void)context;
+    (void)value, (void)predicate_context;
+    CHECK(context == &release_context); /* the one csr_set_release gave */
     csr_descriptor d = plain(CSR_EXACTLY, 0, 0);
     csr_value v;
     refusals += csr_set(reentered, 9, 9, &d, 1, NULL) == CSR_ERR_REENTRANT;
     refusals += csr_resolve_slot(reentered, 0, 0, &v) == CSR_ERR_REENTRANT;
+    refusals += csr_set_release(reentered, NULL, NULL) == CSR_ERR_REENTRANT;
     csr_table_destroy(reentered);  /* ignored */
     csr_remove_all(reentered);     /* ignored */
     csr_release_cache(reentered);  /* ignored */
@@ -596,15 +598,18 @@ static void reentering_release(csr_value value, void *predicate_context, void *c
 }
 
 static void test_reentry(void) {
-    CHECK(csr_table_create(&reentered, reentering_release, NULL) == CSR_OK);
+    /* Made without a release function, given one once it exists. */
+    CHECK(csr_table_create(&reentered, NULL, NULL) == CSR_OK);
+    CHECK(csr_set_release(NULL, reentering_release, NULL) == CSR_ERR_INVALID);
+    CHECK(csr_set_release(reentered, reentering_release, &release_context) == CSR_OK);
     csr_descriptor d = plain(CSR_CONTAINING, 0, 0);
     CHECK(csr_set(reentered, 1, 1, &d, 1, NULL) == CSR_OK);
     CHECK(resolve(reentered, 1, 1, 0) == 1);
     CHECK(csr_set(reentered, 1, 1, &d, 2, NULL) == CSR_OK); /* releases 1 */
-    CHECK(refusals == 3);
+    CHECK(refusals == 4);
     CHECK(resolve(reentered, 1, 1, 0) == 2 && resolve(reentered, 9, 9, 0) == CSR_NO_VALUE);
     csr_table_destroy(reentered); /* releases 2, then is destroyed */
-    CHECK(refusals == 6);
+    CHECK(refusals == 8);
 }
 
 int main(void) {

@@ -163,6 +163,11 @@ typedef struct csr_stats {
 /// Creates an empty table. `release` may be NULL.
 csr_status csr_table_create(csr_table **out, csr_release_fn release, void *release_context);
 
+/// Sets the function the table calls when it lets go of a rule's value, and its context, for
+/// the rules released from now on (`release` may be NULL): for an owner that can name itself
+/// only once the table exists. CSR_ERR_REENTRANT from one of the table's callbacks.
+csr_status csr_set_release(csr_table *table, csr_release_fn release, void *release_context);
+
 /// Releases every rule (calling the release function) and frees the table. NULL is ignored, and
 /// so is a call from one of the table's callbacks.
 void csr_table_destroy(csr_table *table);

@@ -38,10 +38,11 @@ internal import CStateResolver
 /// (the program stops with a message).
 public final class StateResolver {
     let table: OpaquePointer
-    let slab = ValueSlab()
     // The parts, one concern each (a value of its own type, a file of its own), accessed in
     // place: unchecked, as a resolver is used from one isolation domain at a time and no access
-    // to a part lasts across user code (setters, deinits and predicates run between accesses).
+    // to a part lasts across user code (setters, deinits and predicates run between accesses)
+    // or a call into the table (whose release callback changes the slab).
+    @exclusivity(unchecked) var slab = ValueSlab()
     @exclusivity(unchecked) var targets = TargetRegistry()
     @exclusivity(unchecked) var keyPaths = KeyPathIDs()
     @exclusivity(unchecked) var predicateNames = PredicateNames()
@@ -64,23 +65,38 @@ public final class StateResolver {
     /// Creates an empty resolver whose values count as applied for `state`.
     public init(state: ControlState = .normal) {
         var table: OpaquePointer?
-        // The table calls this mid-mutation: values are only parked, and released (their
-        // deinits run) once the C call has returned, by `drainReleased()`.
-        let status = csr_table_create(
-            &table,
-            { value, predicateContext, context in
-                Unmanaged<ValueSlab>.fromOpaque(context!).takeUnretainedValue().releaseRule(value, predicateContext: predicateContext)
-            }, Unmanaged.passUnretained(slab).toOpaque())
-        guard status == CSR_OK, let table else {
+        guard csr_table_create(&table, nil, nil) == CSR_OK, let table else {
             resourceExhausted("StateResolver cannot create its rule table: out of memory")
         }
         self.table = table
         self.applying = ApplyState(applied: state)
+        // The table calls this mid-mutation: values are only parked in the slab, and released
+        // (their deinits run) once the C call has returned, by `drainReleased()`. Unretained:
+        // the resolver owns the table.
+        let status = csr_set_release(
+            table,
+            { value, predicateContext, context in
+                Unmanaged<StateResolver>.fromOpaque(context!).takeUnretainedValue().slab.releaseRule(
+                    value, predicateContext: predicateContext)
+            }, Unmanaged.passUnretained(self).toOpaque())
+        Self.expectSuccess(status)
     }
 
     /// Destroys the table, taking its values back at once (not one by one through the slab's
     /// free list), and releases them.
-    deinit { ValueSlab.release(slab.removeAll { csr_table_destroy(table) }) }
+    deinit { ValueSlab.release(removingAllValues { csr_table_destroy(table) }) }
+
+    /// The values of every rule, taken back at once after `removeRules` made the table let go of
+    /// all of them (its calls back then release their predicates only), for the caller to
+    /// release once the resolver is consistent (their deinits may call back).
+    ///
+    /// - Complexity: O(1), plus `removeRules`.
+    private func removingAllValues(_ removeRules: () -> Void) -> [ValueSlab.Entry] {
+        slab.isRemovingAll = true
+        removeRules()
+        slab.isRemovingAll = false
+        return slab.removeAll()
+    }
 
     // MARK: Binding values
 
@@ -226,7 +242,7 @@ public final class StateResolver {
         checkNotEvaluating("removeAllValues()")
         var values: [ValueSlab.Entry] = []
         remove([]) {
-            values = slab.removeAll { csr_remove_all(table) }
+            values = removingAllValues { csr_remove_all(table) }
             applying.sensitiveBits = 0
         }
         ValueSlab.release(values)  // their deinits may call back
@@ -466,9 +482,13 @@ public final class StateResolver {
 
     /// Releases what the table let go of (values' and predicates' deinits run here, and may
     /// call back), forgetting the custom names left without rules.
+    ///
+    /// A name is counted out as its predicate is taken; a deinit that binds a rule of that name
+    /// first finds the name still there, and its new rule is counted in before it.
     func drainReleased() {
-        guard slab.hasReleased else { return }
-        for id in slab.takeReleasedPredicateIDs() { predicateNames.ruleReleased(id) }
-        slab.drainReleased()
+        while let object = slab.popReleased() {
+            if let predicate = object as? PredicateBox { predicateNames.ruleReleased(predicate.id) }
+            withExtendedLifetime(object) {}  // released here, outside any access to the slab
+        }
     }
 }

@@ -81,7 +81,11 @@ package struct RuleValue<Value> {
 /// top bit says the value is inline): a binding records the version it wrote, so telling
 /// whether a property already holds a value compares two integers and touches no reference
 /// count, and a reused handle never passes for the value it held before.
-final class ValueSlab {
+///
+/// A value type, held in place by its resolver (no object of its own), which the C table's
+/// release callback reaches through the resolver: no access to the slab lasts across a call
+/// into the table or user code (values' deinits run from ``popReleased()``'s caller).
+struct ValueSlab {
     struct Entry {
         /// The box's address — the slab holds one reference count on it, taken and given back
         /// by hand, so that the apply loop borrows the box by its address without touching it
@@ -107,11 +111,10 @@ final class ValueSlab {
     /// The value whose bytes an inline entry holds.
     static func value<Value>(ofBits bits: UInt64) -> Value { withUnsafeBytes(of: bits) { $0.load(as: Value.self) } }
 
-    // Unchecked, as the resolver's parts are (see StateResolver): no access lasts across user code.
-    @exclusivity(unchecked) private var entries: [Entry] = []
-    @exclusivity(unchecked) private var freeHandles: [csr_value] = []
+    private var entries: [Entry] = []
+    private var freeHandles: [csr_value] = []
     /// The last version handed out; 0 stands for a binding's default value.
-    @exclusivity(unchecked) private var lastVersion: UInt64 = 0
+    private var lastVersion: UInt64 = 0
 
     /// The number of values held.
     var count: Int { entries.count - freeHandles.count }
@@ -122,7 +125,7 @@ final class ValueSlab {
     /// Holds a rule's value (`box`, or inline `bits` when nil) and returns its handle.
     ///
     /// - Throws: ``ResolverError/tooManyValues`` when every handle is in use.
-    func insert(_ box: AnyValueBox?, inline bits: UInt64) throws(ResolverError) -> csr_value {
+    mutating func insert(_ box: AnyValueBox?, inline bits: UInt64) throws(ResolverError) -> csr_value {
         guard freeHandles.count > 0 || entries.count <= Int(CSR_VALUE_MAX) else { throw .tooManyValues }
         lastVersion += 1
         let entry =
@@ -139,9 +142,9 @@ final class ValueSlab {
         return csr_value(entries.count - 1)
     }
 
-    /// Frees `handle`. A box is kept in ``released`` until ``drainReleased()``, so that no
-    /// value's deinit (user code) runs while the C table calls back mid-mutation.
-    func remove(_ handle: csr_value) {
+    /// Frees `handle`. A box is kept in ``released`` until ``popReleased()`` hands it out, so
+    /// that no value's deinit (user code) runs while the C table calls back mid-mutation.
+    mutating func remove(_ handle: csr_value) {
         let entry = entries[Int(handle)]
         guard entry.version != 0 else { internalInconsistency("value handle \(handle) released twice") }
         entries[Int(handle)] = Entry(word: 0, version: 0)
@@ -150,26 +153,24 @@ final class ValueSlab {
     }
 
     /// Takes back what the table holds for a rule it lets go of (or refused): the value at
-    /// `handle`, and the retain on the predicate box in `predicateContext`, both held until
-    /// ``drainReleased()``.
-    func releaseRule(_ handle: csr_value, predicateContext: UnsafeMutableRawPointer?) {
+    /// `handle` (unless every value is being taken back: see ``isRemovingAll``), and the retain
+    /// on the predicate box in `predicateContext`, both held until ``popReleased()``.
+    mutating func releaseRule(_ handle: csr_value, predicateContext: UnsafeMutableRawPointer?) {
         if !isRemovingAll { remove(handle) }
-        if let predicateContext { release(Unmanaged<PredicateBox>.fromOpaque(predicateContext).takeRetainedValue()) }
+        if let predicateContext { released.append(Unmanaged<PredicateBox>.fromOpaque(predicateContext).takeRetainedValue()) }
     }
 
-    /// Whether ``removeAll(_:)`` runs: the table lets go of every value, taken back at once.
-    @exclusivity(unchecked) private var isRemovingAll = false
+    /// Set while the table lets go of every rule: their values are then taken back at once,
+    /// by ``removeAll()``, and ``releaseRule(_:predicateContext:)`` releases their predicates
+    /// only.
+    var isRemovingAll = false
 
-    /// Frees every handle: `removeRules` makes the table let go of all its rules (its calls
-    /// back release their predicates only), and the values are returned in one array, in the
-    /// order of their handles, for the caller to ``release(_:)`` once the resolver is consistent
-    /// (their deinits may call back), as ``drainReleased()`` releases those of ``remove(_:)``.
+    /// Frees every handle, once the table let go of every rule (see ``isRemovingAll``): the
+    /// values are returned in one array, in the order of their handles, for the caller to
+    /// ``release(_:)`` once the resolver is consistent (their deinits may call back).
     ///
     /// - Complexity: O(1).
-    func removeAll(_ removeRules: () -> Void) -> [Entry] {
-        isRemovingAll = true
-        removeRules()
-        isRemovingAll = false
+    mutating func removeAll() -> [Entry] {
         defer { (entries, freeHandles) = ([], []) }
         return entries
     }
@@ -181,36 +182,15 @@ final class ValueSlab {
         for entry in entries { entry.box?.release() }
     }
 
-    deinit { Self.release(entries) }
+    /// Values (value boxes and ``PredicateBox``es) the table let go of, not yet released.
+    private var released: [AnyObject] = []
 
-    /// Values (and predicates) the table let go of, not yet released.
-    @exclusivity(unchecked) private var released: [AnyObject] = []
-
-    /// The ids of the predicates released since the resolver last took them (see
-    /// ``StateResolver/drainReleased()``).
-    @exclusivity(unchecked) private(set) var releasedPredicateIDs: [UInt64] = []
-
-    /// Holds a predicate the table let go of until ``drainReleased()``.
-    func release(_ predicate: PredicateBox) {
-        released.append(predicate)
-        releasedPredicateIDs.append(predicate.id)
-    }
-
-    /// The ids of the predicates released since the last call.
-    func takeReleasedPredicateIDs() -> [UInt64] {
-        let ids = releasedPredicateIDs
-        releasedPredicateIDs = []
-        return ids
-    }
-
-    /// Whether anything waits for ``drainReleased()``.
+    /// Whether anything waits to be released (see ``popReleased()``).
     var hasReleased: Bool { !released.isEmpty }
 
-    /// Releases what the table let go of. Deinits run here and may call back into the resolver
-    /// (what they release is released by the same loop).
-    func drainReleased() {
-        while let value = released.popLast() { _ = value }
-    }
+    /// The last value the table let go of, for the caller to release (its deinit may call back,
+    /// and must run outside any access to the slab); nil when none waits.
+    mutating func popReleased() -> AnyObject? { released.popLast() }
 
     /// The value at `handle` in a box, for queries: its own box, or a new one for an inline
     /// value (of `binding`'s type, whose rule it is).
@@ -225,7 +205,7 @@ final class ValueSlab {
     func version(_ handle: csr_value) -> UInt64 { entries[Int(handle)].version }
 
     /// The entry's word at `handle`: the address of its box, borrowed — the slab keeps the box
-    /// alive until the table releases it and ``drainReleased()`` runs (see ``PropertyWriter``
+    /// alive until the table releases it and its resolver drains what it let go of (see ``PropertyWriter``
     /// for why a write is done with it by then) — or an inline value's bytes.
     @inline(__always)
     func word(_ handle: csr_value) -> UInt64 { entries[Int(handle)].word }
