@@ -82,10 +82,11 @@ package struct RuleValue<Value> {
 /// whether a property already holds a value compares two integers and touches no reference
 /// count, and a reused handle never passes for the value it held before.
 ///
-/// A value type, held in place by its resolver (no object of its own), which the C table's
-/// release callback reaches through the resolver: no access to the slab lasts across a call
-/// into the table or user code (values' deinits run from ``popReleased()``'s caller).
-struct ValueSlab {
+/// Held in place by its resolver (no object of its own), which the C table's release callback
+/// reaches through the resolver: no access to the slab lasts across a call into the table or
+/// user code (values' deinits run from ``popReleased()``'s caller). Noncopyable: it owns a
+/// reference count on each box, which its deinit gives back.
+struct ValueSlab: ~Copyable {
     struct Entry {
         /// The box's address — the slab holds one reference count on it, taken and given back
         /// by hand, so that the apply loop borrows the box by its address without touching it
@@ -181,6 +182,8 @@ struct ValueSlab {
     static func release(_ entries: [Entry]) {
         for entry in entries { entry.box?.release() }
     }
+
+    deinit { Self.release(entries) }
 
     /// Values (value boxes and ``PredicateBox``es) the table let go of, not yet released.
     private var released: [AnyObject] = []
