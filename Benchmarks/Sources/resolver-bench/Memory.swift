@@ -38,7 +38,8 @@ extension Scenarios {
     /// Bytes per binding on one control at 1K, 100K and 1M bindings (the bound objects made
     /// before measuring: they are the application's), bind time per `setValue`, and
     /// `removeAllValues()`'s time, each the median of three passes (one with `--quick`); then
-    /// bytes per control with two bindings each, the controls included (one pass).
+    /// bytes per control with two bindings each, the controls included, before and after they
+    /// change state (one pass each).
     func memory() {
         for count in quick ? [1_000, 100_000] : [1_000, 100_000, 1_000_000] { bindingsOnOneControl(count) }
         controlsWithTwoBindings(quick ? 10_000 : 100_000)
@@ -88,24 +89,40 @@ extension Scenarios {
         return (bind, remove, bytes)
     }
 
+    /// Bytes per control with two bindings, created and bound (the goal's row); then the same
+    /// after each control has changed state four times, with the caches that made (no goal: what
+    /// a control in use holds).
     private func controlsWithTwoBindings(_ count: Int) {
-        let before = MemoryUsage.now()
-        let start = now()
-        let controls = (0..<count).map { _ in
-            let control = Control()
-            control.setValue(true, for: \.isHidden, of: control, when: .containing(.disabled))
-            control.setValue(Rect(x: 0, y: 0, width: 44, height: 44), for: \.frame, of: control, when: .containing(.highlighted))
-            return control
+        for changing in [false, true] {
+            let before = MemoryUsage.now()
+            let start = now()
+            let controls = (0..<count).map { _ in
+                let control = Control()
+                control.setValue(true, for: \.isHidden, of: control, when: .containing(.disabled))
+                control.setValue(Rect(x: 0, y: 0, width: 44, height: 44), for: \.frame, of: control, when: .containing(.highlighted))
+                if changing {  // normal -> highlighted -> normal -> disabled -> normal
+                    control.isHighlighted = true
+                    control.isHighlighted = false
+                    control.isEnabled = false
+                    control.isEnabled = true
+                }
+                return control
+            }
+            let nanoseconds = Double(now() - start) / Double(count)
+            let bytes = MemoryUsage.now().perItem(since: before, items: count)
+            withExtendedLifetime(controls) {}
+            report.record(
+                Result(
+                    scenario: "memory", implementation: changing ? Self.changedControlsRow : Self.controlsRow,
+                    params: ["controls": .int(count), "bindings_per_control": .int(2)],
+                    nsPerOpMedian: nanoseconds, nsPerOpP99: nanoseconds, opsPerSec: 1e9 / nanoseconds,
+                    bytesPerControl: bytes.resident,
+                    note: String(format: "one pass; bytes/control = resident set growth (malloc heap growth %.1f B)", bytes.heap)
+                        + (changing ? "; each control changed state 4 times (4 diffs cached)" : "")))
         }
-        let nanoseconds = Double(now() - start) / Double(count)
-        let bytes = MemoryUsage.now().perItem(since: before, items: count)
-        withExtendedLifetime(controls) {}
-        report.record(
-            Result(
-                scenario: "memory", implementation: "Control() with 2 bindings (create and bind)",
-                params: ["controls": .int(count), "bindings_per_control": .int(2)],
-                nsPerOpMedian: nanoseconds, nsPerOpP99: nanoseconds, opsPerSec: 1e9 / nanoseconds,
-                bytesPerControl: bytes.resident,
-                note: String(format: "one pass; bytes/control = resident set growth (malloc heap growth %.1f B)", bytes.heap)))
     }
+
+    /// The memory scenario's rows of controls (the first is the goal's).
+    nonisolated static let controlsRow = "Control() with 2 bindings (create and bind)"
+    nonisolated static let changedControlsRow = "Control() with 2 bindings, after 4 state changes (create, bind, change)"
 }

@@ -261,7 +261,7 @@ struct Goals {
         ) {
             $0 <= 0.3
         }
-        let controls = results.first { $0.scenario == "memory" && $0.implementation.hasPrefix("Control() with 2 bindings") }
+        let controls = results.first { $0.scenario == "memory" && $0.implementation == Scenarios.controlsRow }
         check("bytes per control with 2 bindings (resident set)", controls?.bytesPerControl, "<= 1024") { $0 <= 1024 }
         if let held = results.first(where: { $0.scenario == "sessions" && $0.bytesPerSession != nil }),
             let cycle = results.first(where: { $0.scenario == "sessions" && $0.bytesPerSession == nil }), let bytes = held.bytesPerSession
