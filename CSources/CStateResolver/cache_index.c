@@ -20,12 +20,13 @@ static size_t item_hash(uint8_t kind, uint64_t key, uint64_t to) {
 
 /* The bucket holding the item (kind, key, to), or NULL. */
 CSR_PRIVATE item **index_find(const csr_table *t, uint8_t kind, uint64_t key, uint64_t to) {
-    if (t->caches->index_capacity == 0) return NULL;
-    size_t mask = t->caches->index_capacity - 1;
+    caches *c = t->caches;
+    if (c->index_capacity == 0) return NULL;
+    size_t mask = c->index_capacity - 1;
     for (size_t i = item_hash(kind, key, to) & mask;; i = (i + 1) & mask) {
-        item *it = t->caches->index[i];
+        item *it = c->index[i];
         if (it == NULL) return NULL;
-        if (it->key == key && it->to == to && it->kind == kind) return &t->caches->index[i];
+        if (it->key == key && it->to == to && it->kind == kind) return &c->index[i];
     }
 }
 
@@ -36,37 +37,40 @@ static void index_put(item **index, size_t capacity, item *it) {
 }
 
 static void index_remove(csr_table *t, const item *it) {
-    size_t mask = t->caches->index_capacity - 1, i = item_hash(it->kind, it->key, it->to) & mask;
-    while (t->caches->index[i] != it) i = (i + 1) & mask;
+    caches *c = t->caches;
+    size_t mask = c->index_capacity - 1, i = item_hash(it->kind, it->key, it->to) & mask;
+    while (c->index[i] != it) i = (i + 1) & mask;
     /* Backward shift: move up each later item of the run that may live in the hole. */
-    for (size_t j = (i + 1) & mask; t->caches->index[j] != NULL; j = (j + 1) & mask) {
-        const item *next = t->caches->index[j];
+    for (size_t j = (i + 1) & mask; c->index[j] != NULL; j = (j + 1) & mask) {
+        const item *next = c->index[j];
         size_t home = item_hash(next->kind, next->key, next->to) & mask;
         if (((j - home) & mask) >= ((j - i) & mask)) {
-            t->caches->index[i] = t->caches->index[j];
+            c->index[i] = c->index[j];
             i = j;
         }
     }
-    t->caches->index[i] = NULL;
+    c->index[i] = NULL;
 }
 
 /* ---- the CLOCK ring ------------------------------------------------------------------ */
 
 /* New items go just behind the hand: the last it will reach. */
 static void ring_link(csr_table *t, item *it) {
-    if (t->caches->hand == NULL) {
+    caches *c = t->caches;
+    if (c->hand == NULL) {
         it->prev = it->next = it;
-        t->caches->hand = it;
+        c->hand = it;
         return;
     }
-    it->next = t->caches->hand;
-    it->prev = t->caches->hand->prev;
+    it->next = c->hand;
+    it->prev = c->hand->prev;
     it->prev->next = it;
-    t->caches->hand->prev = it;
+    c->hand->prev = it;
 }
 
 static void ring_unlink(csr_table *t, item *it) {
-    if (t->caches->hand == it) t->caches->hand = it->next == it ? NULL : it->next;
+    caches *c = t->caches;
+    if (c->hand == it) c->hand = it->next == it ? NULL : it->next;
     it->prev->next = it->next;
     it->next->prev = it->prev;
 }
@@ -75,34 +79,36 @@ static void ring_unlink(csr_table *t, item *it) {
 
 /* Frees an item and forgets it everywhere: index, ring, `recent` or `recent_diffs`. */
 CSR_PRIVATE void free_item(csr_table *t, item *it) {
+    caches *c = t->caches;
     index_remove(t, it);
     ring_unlink(t, it);
-    t->caches->item_count--;
-    if (it == t->caches->kept) t->caches->kept = NULL;
+    c->item_count--;
+    if (it == c->kept) c->kept = NULL;
     forget_recent(t, it);
     if (it->kind == ITEM_STATE) {
         free_pages(t, (state_cache *)it);
-        t->caches->state_count--;
+        c->state_count--;
     } else {
         const diff_list *list = (const diff_list *)it;
-        if (list->epoch == t->epoch) t->caches->current_diffs--;
-        t->caches->diff_count--;
+        if (list->epoch == t->epoch) c->current_diffs--;
+        c->diff_count--;
     }
     deallocate(it, it->bytes, &t->cache_words);
 }
 
 /* Evicts one item with CLOCK: false when every item left is pinned (or there is none). */
 static bool evict_one(csr_table *t) {
-    for (size_t steps = 2 * t->caches->item_count + 2; steps > 0 && t->caches->hand != NULL; steps--) {
-        item *it = t->caches->hand;
-        t->caches->hand = it->next;
-        if (it == t->pinned[0] || it == t->pinned[1] || it == t->caches->kept) continue;
+    caches *c = t->caches;
+    for (size_t steps = 2 * c->item_count + 2; steps > 0 && c->hand != NULL; steps--) {
+        item *it = c->hand;
+        c->hand = it->next;
+        if (it == t->pinned[0] || it == t->pinned[1] || it == c->kept) continue;
         if (it->referenced) {
             it->referenced = false;
             continue;
         }
         free_item(t, it);
-        t->caches->evictions++;
+        c->evictions++;
         return true;
     }
     return false;
@@ -146,17 +152,18 @@ CSR_PRIVATE void free_caches(csr_table *t) {
 /* Room in the index for one more item: it grows (within the budget) to stay half empty. */
 static bool index_reserve(csr_table *t) {
     if (!ensure_caches(t)) return false;
-    if (t->caches->item_count < t->caches->index_capacity / 2) return true;
-    size_t capacity = t->caches->index_capacity > 0 ? t->caches->index_capacity * 2 : INDEX_MIN;
+    caches *c = t->caches;
+    if (c->item_count < c->index_capacity / 2) return true;
+    size_t capacity = c->index_capacity > 0 ? c->index_capacity * 2 : INDEX_MIN;
     size_t bytes = array_bytes(0, capacity, sizeof(item *));
     item **index = cache_allocate(t, bytes);
     if (index == NULL) return false;
     memset(index, 0, bytes);
-    item *it = t->caches->hand;
-    for (size_t i = 0; i < t->caches->item_count; i++, it = it->next) index_put(index, capacity, it);
-    deallocate(t->caches->index, t->caches->index_capacity * sizeof(item *), &t->cache_words);
-    t->caches->index = index;
-    t->caches->index_capacity = capacity;
+    item *it = c->hand;
+    for (size_t i = 0; i < c->item_count; i++, it = it->next) index_put(index, capacity, it);
+    deallocate(c->index, c->index_capacity * sizeof(item *), &t->cache_words);
+    c->index = index;
+    c->index_capacity = capacity;
     return true;
 }
 
@@ -169,19 +176,21 @@ CSR_PRIVATE bool add_item(csr_table *t, item *it, uint8_t kind, uint64_t key, ui
     it->kind = kind;
     it->bytes = bytes;
     it->referenced = true;
-    index_put(t->caches->index, t->caches->index_capacity, it);
+    caches *c = t->caches; /* made by index_reserve */
+    index_put(c->index, c->index_capacity, it);
     ring_link(t, it);
-    t->caches->item_count++;
+    c->item_count++;
     return true;
 }
 
 /* Frees every item and the index. */
 CSR_PRIVATE void release_caches(csr_table *t) {
-    if (t->caches == NO_CACHES) return;
-    while (t->caches->hand != NULL) free_item(t, t->caches->hand);
-    deallocate(t->caches->index, t->caches->index_capacity * sizeof(item *), &t->cache_words);
-    t->caches->index = NULL;
-    t->caches->index_capacity = 0;
+    caches *c = t->caches;
+    if (c == NO_CACHES) return;
+    while (c->hand != NULL) free_item(t, c->hand);
+    deallocate(c->index, c->index_capacity * sizeof(item *), &t->cache_words);
+    c->index = NULL;
+    c->index_capacity = 0;
 }
 
 /* ---- the caches as a whole ----------------------------------------------------------- */

@@ -1,8 +1,8 @@
 /*
  * Memory: size arithmetic with overflow checks, allocation through JudyMalloc/JudyFree and the
  * word counters that account for it (rule_words, cache_words, scratch_words), and the table's
- * own life: csr_table_create, csr_set_release, csr_table_destroy, csr_get_stats. The size helpers the other files
- * inline (words_for, array_bytes, doubled) are in resolver_internal.h.
+ * own life: csr_table_create, csr_set_release, csr_table_destroy, csr_get_stats. The size
+ * helpers the other files inline (words_for, array_bytes, doubled) are in resolver_internal.h.
  */
 #include "resolver_internal.h"
 
@@ -75,14 +75,15 @@ void csr_table_destroy(csr_table *t) {
 
 void csr_get_stats(const csr_table *t, csr_stats *s) {
     if (t == NULL || s == NULL) return;
+    const caches *c = t->caches;
     memset(s, 0, sizeof *s);
     s->rules = t->rules;
     s->bindings = t->binding_count;
-    s->cached_states = t->caches->state_count;
-    s->cached_diffs = t->caches->current_diffs;
+    s->cached_states = c->state_count;
+    s->cached_diffs = c->current_diffs;
     s->rule_bytes = (t->rule_words + words_for(sizeof(csr_table))) * sizeof(Word_t) +
                     JudyLMemUsed(t->bindings);
     s->cache_bytes = (t->cache_words + t->scratch_words) * sizeof(Word_t);
     s->cache_budget = t->budget;
-    s->evictions = t->caches->evictions;
+    s->evictions = c->evictions;
 }

@@ -28,19 +28,21 @@ CSR_PRIVATE void free_recent(csr_table *t) {
 /* Puts `cache` first in its state's set; the second way's entry, if live and another's, is
  * dropped. */
 static void place_recent(csr_table *t, uint64_t state, state_cache *cache) {
+    caches *c = t->caches;
     unsigned set = recent_slot(t, state) & ~1u;
-    if (t->caches->recent[set].state != state || t->caches->recent[set].cache == NULL) {
-        if (t->caches->recent[set + 1].cache != NULL && t->caches->recent[set + 1].state != state) t->caches->recent_drops++;
-        t->caches->recent[set + 1] = t->caches->recent[set];
+    if (c->recent[set].state != state || c->recent[set].cache == NULL) {
+        if (c->recent[set + 1].cache != NULL && c->recent[set + 1].state != state) c->recent_drops++;
+        c->recent[set + 1] = c->recent[set];
     }
-    t->caches->recent[set] = (recent_state){state, cache};
+    c->recent[set] = (recent_state){state, cache};
 }
 
 /* Puts `list` first in its set, as place_recent does. */
 static void place_diff(csr_table *t, uint64_t from, uint64_t to, diff_list *list) {
-    recent_diff *set = &t->caches->recent_diffs[recent_diff_set(t, from, to)];
+    caches *c = t->caches;
+    recent_diff *set = &c->recent_diffs[recent_diff_set(t, from, to)];
     if (set[0].from != from || set[0].to != to || set[0].list == NULL) {
-        if (set[1].list != NULL && (set[1].from != from || set[1].to != to)) t->caches->diff_drops++;
+        if (set[1].list != NULL && (set[1].from != from || set[1].to != to)) c->diff_drops++;
         set[1] = set[0];
     }
     set[0] = (recent_diff){from, to, list};
@@ -112,13 +114,14 @@ CSR_PRIVATE void remember_diff(csr_table *t, uint64_t from, uint64_t to, diff_li
 
 /* Clears the one entry of either array that can point to `it`, which is being freed. */
 CSR_PRIVATE void forget_recent(csr_table *t, const item *it) {
+    caches *c = t->caches;
     if (it->kind == ITEM_STATE) {
         unsigned set = recent_slot(t, it->key) & ~1u;
         for (unsigned way = set; way <= set + 1; way++)
-            if (t->caches->recent[way].cache == (const state_cache *)it) t->caches->recent[way].cache = NULL;
+            if (c->recent[way].cache == (const state_cache *)it) c->recent[way].cache = NULL;
     } else {
         unsigned set = recent_diff_set(t, it->key, it->to);
         for (unsigned way = set; way <= set + 1; way++)
-            if (t->caches->recent_diffs[way].list == (const diff_list *)it) t->caches->recent_diffs[way].list = NULL;
+            if (c->recent_diffs[way].list == (const diff_list *)it) c->recent_diffs[way].list = NULL;
     }
 }
