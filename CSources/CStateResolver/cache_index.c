@@ -141,7 +141,8 @@ static bool ensure_caches(csr_table *t) {
     return true;
 }
 
-/* Frees the caches' bookkeeping (the table is being destroyed: no item is left). */
+/* Frees the caches' bookkeeping, which holds no item (the table is being destroyed, or the
+ * bookkeeping was just made for an item that could not be cached). */
 CSR_PRIVATE void free_caches(csr_table *t) {
     if (t->caches == NO_CACHES) return;
     free_recent(t);
@@ -151,13 +152,17 @@ CSR_PRIVATE void free_caches(csr_table *t) {
 
 /* Room in the index for one more item: it grows (within the budget) to stay half empty. */
 static bool index_reserve(csr_table *t) {
+    bool made = t->caches == NO_CACHES;
     if (!ensure_caches(t)) return false;
     caches *c = t->caches;
     if (c->item_count < c->index_capacity / 2) return true;
     size_t capacity = c->index_capacity > 0 ? c->index_capacity * 2 : INDEX_MIN;
     size_t bytes = array_bytes(0, capacity, sizeof(item *));
     item **index = cache_allocate(t, bytes);
-    if (index == NULL) return false;
+    if (index == NULL) {
+        if (made) free_caches(t); /* as it was: nothing cached, no bookkeeping */
+        return false;
+    }
     memset(index, 0, bytes);
     item *it = c->hand;
     for (size_t i = 0; i < c->item_count; i++, it = it->next) index_put(index, capacity, it);

@@ -385,6 +385,22 @@ static void test_small_table_remembers_diffs_only(void) {
     csr_table_destroy(t);
 }
 
+/* An item that cannot join the index (the budget has room for the item, not for the index)
+ * leaves the table as it was: no bookkeeping made for it, the same rule bytes. */
+static void test_uncached_item_leaves_no_bookkeeping(void) {
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    csr_descriptor d = plain(CSR_CONTAINING, 1, 0);
+    CHECK(csr_set(t, 1, 1, &d, 7, NULL) == CSR_OK);
+    CHECK(csr_set_cache_budget(t, sizeof(state_cache) + 8) == CSR_OK);
+    csr_stats before, after;
+    csr_get_stats(t, &before);
+    CHECK(resolve(t, 1, 1, 1) == 7 && resolve(t, 1, 1, 0) == CSR_NO_VALUE);
+    csr_get_stats(t, &after);
+    CHECK(t->caches == NO_CACHES && after.rule_bytes == before.rule_bytes && after.cached_states == 0);
+    csr_table_destroy(t);
+}
+
 static void test_budgets(void) {
     csr_table *t;
     CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
@@ -628,6 +644,7 @@ int main(void) {
     test_cache_proportional();
     test_recent_grows();
     test_small_table_remembers_diffs_only();
+    test_uncached_item_leaves_no_bookkeeping();
     test_million_states();
     printf("unit checks: %s\n", failures ? "FAILED" : "all passed");
     return failures ? 1 : 0;

@@ -205,6 +205,33 @@ struct ReentrancyTests {
         }
     }
 
+    /// A custom name's newest predicate replaces the one the name carried, which its entry alone
+    /// may hold (the rule it came with was removed): its captures are released once the
+    /// resolver is consistent, and their deinit may bind again.
+    @Test func aReplacedPredicateWhoseCapturesBindAgainWhenReleased() throws {
+        let resolver = StateResolver()
+        let target = Target()
+        nonisolated(unsafe) var deinitRan = false
+        do {
+            let hook = Hook("captured") {
+                deinitRan = true
+                try? resolver.setValue("b from a deinit", for: \.b, of: target, when: .custom("other", priority: 5) { _ in true })
+            }
+            // Two rules of one name; the second's predicate is the name's latest.
+            try resolver.setValue("a1", for: \.a, of: target, when: .custom("name", priority: 1) { _ in true })
+            try resolver.setValue(
+                "b2", for: \.b, of: target, when: .custom("name", priority: 2) { _ in withExtendedLifetime(hook) { true } })
+        }
+        #expect(target.a == "a1" && target.b == "b2")
+        // The table lets go of the second rule's predicate; the name's entry still holds it.
+        #expect(resolver.removeValue(for: \.b, of: target, when: .custom("name", priority: 2) { _ in true }))
+        #expect(!deinitRan && target.b == "b0")
+        // A third rule of the name replaces it: released at the end of this bind, which it re-enters.
+        try resolver.setValue("a3", for: \.a, of: target, when: .custom("name", priority: 3) { _ in true })
+        #expect(deinitRan)
+        #expect(target.a == "a3" && target.b == "b from a deinit")
+    }
+
     @Test func aPredicateThatCallsBackIsStoppedWithAMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             final class Label { var text = "" }

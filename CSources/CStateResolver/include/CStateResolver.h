@@ -140,7 +140,8 @@ typedef struct csr_stats {
     size_t cached_states;
     /// Cached diffs still valid (a mutation or csr_clear_cache makes every diff stale).
     size_t cached_diffs;
-    /// Bytes in the rule indexes (JudyLMemUsed) plus the rule storage.
+    /// Bytes in the rule indexes (JudyLMemUsed) plus the rule storage, and the caches'
+    /// bookkeeping (made with the first cached item) with its arrays of recent states and diffs.
     size_t rule_bytes;
     /// Bytes in the resolution and diff caches, their index included. At most `cache_budget`,
     /// plus the result of the last csr_diff when it did not fit in the budget (held until the

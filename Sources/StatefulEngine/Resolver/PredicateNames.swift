@@ -49,7 +49,12 @@ struct PredicateNames {
     /// Counts a new rule of `name` and returns the box that carries `predicate` to the C table
     /// for it (with the name's id, a new id for a new name). The table holds the box until it
     /// releases the rule; ``ruleReleased(_:)`` counts it out.
-    mutating func addRule(named name: String, _ predicate: @escaping @Sendable (ControlState) -> Bool) -> PredicateBox {
+    ///
+    /// Also returns the predicate the name carried before, now replaced: the caller releases it
+    /// once it no longer accesses the names (its captures' deinits are user code, and may bind).
+    mutating func addRule(
+        named name: String, _ predicate: @escaping @Sendable (ControlState) -> Bool
+    ) -> (box: PredicateBox, replaced: PredicateBox?) {
         let table = uniqueTable()
         let id: UInt64
         if let known = table.idsByName[name] {
@@ -60,20 +65,23 @@ struct PredicateNames {
             table.idsByName[name] = id
         }
         let box = PredicateBox(id: id, predicate)
-        table.entries[id] = Entry(name: name, box: box, rules: (table.entries[id]?.rules ?? 0) + 1)
-        return box
+        let entry = Entry(name: name, box: box, rules: (table.entries[id]?.rules ?? 0) + 1)
+        return (box, table.entries.updateValue(entry, forKey: id)?.box)
     }
 
     /// Counts out a rule of the name `id` that the table released; the name is forgotten with
-    /// its last rule.
-    mutating func ruleReleased(_ id: UInt64) {
-        guard let entry = table?.entries[id] else { return }
+    /// its last rule, and then its latest predicate is returned, for the caller to release once
+    /// it no longer accesses the names (as ``addRule(named:_:)``'s replaced one).
+    @discardableResult
+    mutating func ruleReleased(_ id: UInt64) -> PredicateBox? {
+        guard let entry = table?.entries[id] else { return nil }
         let table = uniqueTable()
-        if entry.rules > 1 {
+        guard entry.rules == 1 else {
             table.entries[id]?.rules = entry.rules - 1
-        } else {
-            table.entries[id] = nil
-            table.idsByName[entry.name] = nil
+            return nil
         }
+        table.entries[id] = nil
+        table.idsByName[entry.name] = nil
+        return entry.box
     }
 }

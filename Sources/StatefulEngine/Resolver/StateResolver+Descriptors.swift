@@ -24,11 +24,13 @@ extension StateResolver {
 
     /// The C descriptor of `d` for a new rule: a custom one gets its name's id (a new name a
     /// new id) and a predicate box, counted as one of the name's rules until the table
-    /// releases it (the box's retain is the table's).
+    /// releases it (the box's retain is the table's). The name's predicate it replaces waits
+    /// in the slab for the next drain (see ``drainReleased()``).
     func cDescriptor(forSetting d: StateDescriptor) -> csr_descriptor {
         var c = Self.cDescriptor(d)
         guard case .custom(let name) = d.mode, let predicate = d.predicate else { return c }
-        let box = predicateNames.addRule(named: name, predicate)
+        let (box, replaced) = predicateNames.addRule(named: name, predicate)
+        if let replaced { slab.park(replaced) }
         c.predicate_id = box.id
         c.predicate_context = Unmanaged.passRetained(box).toOpaque()
         return c

@@ -483,12 +483,16 @@ public final class StateResolver {
     /// Releases what the table let go of (values' and predicates' deinits run here, and may
     /// call back), forgetting the custom names left without rules.
     ///
-    /// A name is counted out as its predicate is taken; a deinit that binds a rule of that name
-    /// first finds the name still there, and its new rule is counted in before it.
+    /// The names are counted out before each object is released (the table releases a rule's
+    /// predicate with its id), and a forgotten name's latest predicate is released with the
+    /// rest: every deinit runs outside any access to the resolver's parts.
     func drainReleased() {
-        while let object = slab.popReleased() {
-            if let predicate = object as? PredicateBox { predicateNames.ruleReleased(predicate.id) }
-            withExtendedLifetime(object) {}  // released here, outside any access to the slab
+        while true {
+            while let id = slab.popReleasedPredicateID() {
+                if let forgotten = predicateNames.ruleReleased(id) { slab.park(forgotten) }
+            }
+            guard let object = slab.popReleased() else { return }
+            withExtendedLifetime(object) {}
         }
     }
 }

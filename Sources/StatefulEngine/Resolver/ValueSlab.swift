@@ -158,7 +158,11 @@ struct ValueSlab: ~Copyable {
     /// on the predicate box in `predicateContext`, both held until ``popReleased()``.
     mutating func releaseRule(_ handle: csr_value, predicateContext: UnsafeMutableRawPointer?) {
         if !isRemovingAll { remove(handle) }
-        if let predicateContext { released.append(Unmanaged<PredicateBox>.fromOpaque(predicateContext).takeRetainedValue()) }
+        if let predicateContext {
+            let predicate = Unmanaged<PredicateBox>.fromOpaque(predicateContext).takeRetainedValue()
+            released.append(predicate)
+            releasedPredicateIDs.append(predicate.id)
+        }
     }
 
     /// Set while the table lets go of every rule: their values are then taken back at once,
@@ -185,15 +189,28 @@ struct ValueSlab: ~Copyable {
 
     deinit { Self.release(entries) }
 
-    /// Values (value boxes and ``PredicateBox``es) the table let go of, not yet released.
+    /// Objects waiting to be released: values and predicates the table let go of, and
+    /// predicates a custom name no longer carries (see ``park(_:)``).
     private var released: [AnyObject] = []
+    /// The ids of the predicates the table let go of with their rules, not yet counted out of
+    /// their names (see ``popReleasedPredicateID()``).
+    private var releasedPredicateIDs: [UInt64] = []
 
-    /// Whether anything waits to be released (see ``popReleased()``).
+    /// Whether anything waits to be released (see ``popReleased()``); a released predicate's
+    /// id waits with it.
     var hasReleased: Bool { !released.isEmpty }
 
-    /// The last value the table let go of, for the caller to release (its deinit may call back,
-    /// and must run outside any access to the slab); nil when none waits.
+    /// Holds `object` until the resolver drains what waits, outside any access to its parts: a
+    /// name's predicate that a newer one replaced, or that its name, forgotten, carried.
+    mutating func park(_ object: AnyObject) { released.append(object) }
+
+    /// The last object waiting to be released, for the caller to release (its deinit may call
+    /// back, and must run outside any access to the slab); nil when none waits.
     mutating func popReleased() -> AnyObject? { released.popLast() }
+
+    /// The id of a predicate the table let go of with its rule, for the caller to count out of
+    /// its name; nil when none waits.
+    mutating func popReleasedPredicateID() -> UInt64? { releasedPredicateIDs.popLast() }
 
     /// The value at `handle` in a box, for queries: its own box, or a new one for an inline
     /// value (of `binding`'s type, whose rule it is).
