@@ -48,58 +48,46 @@ static void place_diff(csr_table *t, uint64_t from, uint64_t to, diff_list *list
     set[0] = (recent_diff){from, to, list};
 }
 
-/* The entries an array grows to, of `size` bytes each: RECENT_MIN when first used (it holds
- * `entries` 0), double when it has dropped more live entries than it holds (below RECENT_MAX);
- * 0 when it stays as it is. The new array, zeroed, is in `*grown` (NULL when the allocation
- * failed: the array stays as it is). */
-static uint32_t grow_array(csr_table *t, uint32_t entries, uint32_t drops, size_t size, void **grown) {
-    if (entries != 0 && (entries >= RECENT_MAX || drops <= entries)) return 0;
+/* Makes room in the array of `kind` (`recent` for ITEM_STATE, `recent_diffs` for ITEM_DIFF):
+ * RECENT_MIN entries when first used, twice as many once it has dropped more live entries than
+ * it holds (up to RECENT_MAX); a new allocation, the live entries moved into it. Keeps the array
+ * as it is when the allocation fails. */
+static inline __attribute__((always_inline)) void grow_recent(csr_table *t, uint8_t kind) {
+    caches *c = t->caches;
+    bool states = kind == ITEM_STATE;
+    uint32_t *mask = states ? &c->recent_mask : &c->diff_mask;
+    uint32_t *drops = states ? &c->recent_drops : &c->diff_drops;
+    size_t size = states ? sizeof(recent_state) : sizeof(recent_diff);
+    void *old = states ? (void *)c->recent : (void *)c->recent_diffs;
+    const void *none = states ? (const void *)no_recent : (const void *)no_recent_diffs;
+    uint32_t entries = old == none ? 0 : *mask + 1;
+    if (entries != 0 && (entries >= RECENT_MAX || *drops <= entries)) return;
     uint32_t count = entries == 0 ? RECENT_MIN : entries * 2;
-    *grown = allocate(count * size, &t->rule_words);
-    if (*grown == NULL) return 0;
-    memset(*grown, 0, count * size);
-    return count;
-}
-
-/* Makes room in `recent` as grow_array says, moving the live entries into it; second ways
- * first, so that each set's more recent entry stays first. */
-static void grow_recent(csr_table *t) {
-    caches *c = t->caches;
-    uint32_t entries = c->recent == no_recent ? 0 : c->recent_mask + 1;
-    void *grown;
-    uint32_t count = grow_array(t, entries, c->recent_drops, sizeof(recent_state), &grown);
-    if (count == 0) return;
-    recent_state *old = c->recent;
-    c->recent = grown;
-    c->recent_mask = count - 1;
+    void *grown = allocate(count * size, &t->rule_words);
+    if (grown == NULL) return;
+    memset(grown, 0, count * size);
+    if (states) c->recent = grown;
+    else c->recent_diffs = grown;
+    *mask = count - 1;
+    /* Second ways first, so that each set's more recent entry stays first. */
     for (int way = 1; way >= 0; way--)
-        for (uint32_t i = (uint32_t)way; i < entries; i += 2)
-            if (old[i].cache != NULL) place_recent(t, old[i].state, old[i].cache);
-    c->recent_drops = 0;
-    if (entries != 0) deallocate(old, entries * sizeof(recent_state), &t->rule_words);
-}
-
-/* grow_recent for `recent_diffs`. */
-static void grow_diffs(csr_table *t) {
-    caches *c = t->caches;
-    uint32_t entries = c->recent_diffs == no_recent_diffs ? 0 : c->diff_mask + 1;
-    void *grown;
-    uint32_t count = grow_array(t, entries, c->diff_drops, sizeof(recent_diff), &grown);
-    if (count == 0) return;
-    recent_diff *old = c->recent_diffs;
-    c->recent_diffs = grown;
-    c->diff_mask = count - 1;
-    for (int way = 1; way >= 0; way--)
-        for (uint32_t i = (uint32_t)way; i < entries; i += 2)
-            if (old[i].list != NULL) place_diff(t, old[i].from, old[i].to, old[i].list);
-    c->diff_drops = 0;
-    if (entries != 0) deallocate(old, entries * sizeof(recent_diff), &t->rule_words);
+        for (uint32_t i = (uint32_t)way; i < entries; i += 2) {
+            if (states) {
+                const recent_state *e = (const recent_state *)old + i;
+                if (e->cache != NULL) place_recent(t, e->state, e->cache);
+            } else {
+                const recent_diff *e = (const recent_diff *)old + i;
+                if (e->list != NULL) place_diff(t, e->from, e->to, e->list);
+            }
+        }
+    *drops = 0;
+    if (entries != 0) deallocate(old, entries * size, &t->rule_words);
 }
 
 /* Makes `cache` the most recent entry of its state's set. */
 CSR_PRIVATE void remember_recent(csr_table *t, uint64_t state, state_cache *cache) {
     if (t->caches == NO_CACHES) return; /* nothing cached yet: nothing to remember */
-    grow_recent(t);
+    grow_recent(t, ITEM_STATE);
     if (t->caches->recent == no_recent) return; /* no memory for the array: the index serves */
     place_recent(t, state, cache);
 }
@@ -107,7 +95,7 @@ CSR_PRIVATE void remember_recent(csr_table *t, uint64_t state, state_cache *cach
 /* Makes `list` the recent diff from `from` to `to`. */
 CSR_PRIVATE void remember_diff(csr_table *t, uint64_t from, uint64_t to, diff_list *list) {
     if (t->caches == NO_CACHES) return;
-    grow_diffs(t);
+    grow_recent(t, ITEM_DIFF);
     if (t->caches->recent_diffs == no_recent_diffs) return;
     place_diff(t, from, to, list);
 }
