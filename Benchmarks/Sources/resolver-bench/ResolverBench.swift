@@ -186,7 +186,7 @@ struct Goals {
                 $0 < 0.10
             }
         }
-        let ruleCounts = [1, 4, 16, 64, 256]
+        let ruleCounts = Scenarios.resolveRuleCounts
         func worst(_ ratio: (Int) -> Double?) -> Double? {
             let ratios = ruleCounts.compactMap(ratio)
             return ratios.count == ruleCounts.count ? ratios.max() : nil
@@ -280,12 +280,25 @@ struct Goals {
 
 /// Loops run alone under callgrind, which counts instructions only inside bench_ir_region.
 enum IRLoops {
+    /// The loops counted at every rule count of the `resolve` scenario (`android-1` …
+    /// `android-256`), for the by-slot goals, which hold at every rule count; the others resolve
+    /// 16 rules.
+    static let byRuleCount = ["warm-resolve-slot", "precomputed", "android"]
+
     static let names =
         [
             "warm-resolve-16", "warm-resolve-slot-16", "precomputed-16", "cold-resolve-16", "cold-released-resolve-16", "original-16",
             "android-16", "flutter-16",
             "state-change-10000-1pct", "state-change-10000-100pct", "control-toggle-1000",
-        ] + EndToEndIR.names
+        ] + byRuleCount.flatMap { loop in Scenarios.resolveRuleCounts.filter { $0 != 16 }.map { "\(loop)-\($0)" } } + EndToEndIR.names
+
+    /// A loop of ``byRuleCount`` and its rule count, from its name (`android-64`); nil for the others.
+    static func loopByRuleCount(_ name: String) -> (loop: String, rules: Int)? {
+        guard let dash = name.lastIndex(of: "-"), let rules = Int(name[name.index(after: dash)...]),
+            byRuleCount.contains(String(name[..<dash])), Scenarios.resolveRuleCounts.contains(rules)
+        else { return nil }
+        return (String(name[..<dash]), rules)
+    }
 
     final class Context {
         let body: () -> Void
@@ -295,19 +308,21 @@ enum IRLoops {
     static func run(_ name: String, iterations requested: Int) {
         // A toggle writes 1,000 values: a thousandth of the iterations keeps callgrind short.
         let iterations = name == "control-toggle-1000" ? max(1, requested / 1000) : requested
-        let rules = makeRules(16, seed: 16)
+        // The resolve scenario's rules at that count (its seed is the count).
+        let (loop, ruleCount) = loopByRuleCount(name) ?? (name, 16)
+        let rules = makeRules(ruleCount, seed: UInt64(ruleCount))
         let states = makeStates(16, seed: 99)
         let table = Table()
         for rule in rules { table.set(1, 1, rule) }
         for state in states { consume(UInt64(table.resolve(1, 1, state))) }
         let body: () -> Void
-        switch name {
+        switch loop {
         case "warm-resolve-16":
             body = { for i in 0..<iterations { consume(UInt64(table.resolve(1, 1, states[i & 15]))) } }
-        case "warm-resolve-slot-16":
+        case "warm-resolve-slot":
             let slot = table.slot(1, 1)
             body = { for i in 0..<iterations { consume(UInt64(table.resolve(slot: slot, states[i & 15]))) } }
-        case "precomputed-16":
+        case "precomputed":
             let precomputed = PrecomputedTable(rules)
             body = { for i in 0..<iterations { consume(UInt64(precomputed.value(for: states[i & 15]))) } }
         case "cold-resolve-16":
@@ -317,7 +332,7 @@ enum IRLoops {
         case "original-16":
             let store = OriginalStore(rules)
             body = { for i in 0..<iterations { consume(UInt64(store.value(for: states[i & 15]) ?? 0)) } }
-        case "android-16":
+        case "android":
             let list = AndroidStateList(rules)
             body = { for i in 0..<iterations { consume(UInt64(list.value(for: states[i & 15]) ?? 0)) } }
         case "control-toggle-1000":

@@ -81,8 +81,11 @@ struct Scenarios {
         }
     }
 
+    /// The rule counts of the `resolve` scenario, at each of which the by-slot goals compare.
+    nonisolated static let resolveRuleCounts = [1, 4, 16, 64, 256]
+
     func resolveByRuleCount() {
-        for count in [1, 4, 16, 64, 256] {
+        for count in Self.resolveRuleCounts {
             resolve(scenario: "resolve", rules: makeRules(count, seed: UInt64(count)), params: ["rules": .int(count)])
         }
     }
