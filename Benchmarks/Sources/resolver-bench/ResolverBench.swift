@@ -201,8 +201,8 @@ struct Goals {
             "warm resolve by slot / android first match, worst R of 1...256",
             worst { r in
                 resolveMedian("resolver (warm, by slot)", r).flatMap { s in resolveMedian("android (first match)", r).map { s / $0 } }
-            }, "< 1"
-        ) { $0 < 1 }
+            }, "<= 1"
+        ) { $0 <= 1 }
         let large = results.first {
             $0.scenario == "large" && $0.implementation == "resolver build (csr_set)" && $0.params["rules"] == .int(1_048_576)
         }

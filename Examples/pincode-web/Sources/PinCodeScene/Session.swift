@@ -26,8 +26,7 @@ public final class Session {
     /// The first message: every property.
     public func start() -> ServerMessage {
         let properties = scene.properties()
-        let bound = Set(scene.boundNames.values)
-        renderedPlain = properties.filter { !bound.contains($0.key) }
+        renderedPlain = properties.filter { !WebScene.drawnBoundNames.contains($0.key) }
         shownStates = scene.resolving.map(\.appliedState)
         _ = scene.takeEvents()
         return .snapshot(properties)
@@ -79,7 +78,8 @@ public final class Session {
         var changed = Set<String>()
         for (control, shown) in zip(scene.resolving, shownStates) where control.appliedState != shown {
             for property in control.changedProperties(from: shown, to: control.appliedState) {
-                if let name = scene.boundNames[property] { changed.insert(name) }
+                let name = scene.name(of: property)
+                if WebScene.drawnBoundNames.contains(name) { changed.insert(name) }
             }
         }
         shownStates = scene.resolving.map(\.appliedState)

@@ -19,7 +19,9 @@ public final class WebScene {
     }()
 
     /// The PIN-code control.
-    public let pin = PinCodeControl(codeLength: 4)
+    public let pin = PinCodeControl(codeLength: WebScene.codeLength)
+    /// The PIN code's digits: the PIN control's dots.
+    static let codeLength = 4
     /// Submit: enabled only while the PIN code is complete and valid (a binding, not code).
     public let submit = Button(title: "Submit")
     /// A link-like button: blue until tapped, purple after.
@@ -40,14 +42,15 @@ public final class WebScene {
     /// Every control with a resolver of its own (the named ones and the PIN control's dots):
     /// their diffs say which bound values a message changed.
     public let resolving: [Control]
-    /// The page's name of each bound property it draws, by the property as the resolvers
-    /// report it (the key path its first binding used).
-    public let boundNames: [BoundProperty: String]
+    /// The names of the bound properties the page draws (``name(of:)`` of each), the same for
+    /// every page: the rest of ``properties()`` are plain properties. A message's diffs name
+    /// the bound ones it changed.
+    public static let drawnBoundNames = Set(
+        ["submit.isEnabled", "submit.titleColor", "submit.title", "visit.titleColor"]
+            + (0..<codeLength).flatMap { index in ["fillColor", "borderColor", "borderWidth"].map { "pin.dots.\(index).\($0)" } })
     /// Every control with a resolver, by the id the inspector shows it under, in the order it
     /// lists them.
     public let inspectable: [(id: String, control: Control)]
-    /// The names of the bound targets (``inspectable``'s ids), by identity.
-    private let targetNames: [ObjectIdentifier: String]
 
     /// Creates the controls and binds them.
     public init() {
@@ -64,20 +67,6 @@ public final class WebScene {
             [("pin", pin)] + pin.dots.enumerated().map { ("pin.dots.\($0)", $1) } + [
                 ("submit", submit), ("visit", visit), ("notes", notes),
             ]
-        targetNames = Dictionary(uniqueKeysWithValues: inspectable.map { (ObjectIdentifier($0.control), $0.id) })
-        var boundNames: [BoundProperty: String] = [
-            BoundProperty(target: submit, keyPath: \Button.isEnabled): "submit.isEnabled",
-            BoundProperty(target: submit, keyPath: \Button.titleColor): "submit.titleColor",
-            BoundProperty(target: submit, keyPath: \Button.title): "submit.title",
-            // The key path the button binds its own colours with (its declaring class's).
-            BoundProperty(target: visit, keyPath: \Button.titleColor): "visit.titleColor",
-        ]
-        for (index, dot) in pin.dots.enumerated() {
-            boundNames[BoundProperty(target: dot, keyPath: \PinDot.fillColor)] = "pin.dots.\(index).fillColor"
-            boundNames[BoundProperty(target: dot, keyPath: \PinDot.borderColor)] = "pin.dots.\(index).borderColor"
-            boundNames[BoundProperty(target: dot, keyPath: \PinDot.borderWidth)] = "pin.dots.\(index).borderWidth"
-        }
-        self.boundNames = boundNames
 
         // As in the terminal demo: a dependency between controls, bound, not coded.
         submit.isEnabled = false
@@ -159,12 +148,14 @@ public final class WebScene {
         return properties
     }
 
-    /// The inspector's name of a bound property: its target's id and the property's name, as
-    /// the page names what it draws (`pin.dots.0.fillColor`). The names of the key paths are
-    /// listed here: a key path to a computed or overridable property (`isEnabled`,
-    /// `titleColor`) does not describe itself by name.
+    /// The name of a bound property, for the page and the inspector: its target's id and the
+    /// property's name, as the page names what it draws (`pin.dots.0.fillColor`; see
+    /// ``drawnBoundNames``). The names of the key paths are listed here: a key path to a
+    /// computed or overridable property (`isEnabled`, `titleColor`) does not describe itself by
+    /// name.
     public func name(of property: BoundProperty) -> String {
-        let target = targetNames[ObjectIdentifier(property.target)] ?? "\(type(of: property.target))"
+        // A search of the 8 controls, not a dictionary: each page would hold one.
+        let target = inspectable.first { $0.control === property.target }?.id ?? "\(type(of: property.target))"
         return "\(target).\(Self.keyPathNames[property.keyPath] ?? "\(property.keyPath)")"
     }
 

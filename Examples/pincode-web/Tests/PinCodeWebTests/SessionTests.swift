@@ -94,8 +94,10 @@ struct SessionTests {
 
     @Test func thePageFollowsTheScenesFromTheDiffsAlone() throws {
         var page = Page()
-        // Every bound property the page draws is named, and drawn.
-        #expect(Set(page.session.scene.boundNames.values).isSubset(of: page.properties.keys))
+        // Every bound property the page draws is drawn, and bound: a resolver's diff names it.
+        let scene = page.session.scene
+        #expect(WebScene.drawnBoundNames.isSubset(of: page.properties.keys))
+        #expect(WebScene.drawnBoundNames.isSubset(of: scene.resolving.flatMap(\.boundProperties).map(scene.name(of:))))
         let frames =
             [
                 #"{"type":"pointer","control":"pin","phase":"down","x":5,"y":5}"#,
