@@ -141,8 +141,8 @@ static bool ensure_caches(csr_table *t) {
     return true;
 }
 
-/* Frees the caches' bookkeeping, which holds no item (the table is being destroyed, or the
- * bookkeeping was just made for an item that could not be cached). */
+/* Frees the caches' bookkeeping, which holds no item (the table is being destroyed or its
+ * caches released, or the bookkeeping was just made for an item that could not be cached). */
 CSR_PRIVATE void free_caches(csr_table *t) {
     if (t->caches == NO_CACHES) return;
     free_recent(t);
@@ -216,6 +216,7 @@ void csr_clear_cache(csr_table *t) {
 void csr_release_cache(csr_table *t) {
     if (t == NULL || t->busy) return;
     release_caches(t);
+    free_caches(t); /* the bookkeeping too: the table holds what a table only bound holds */
     free_scratch(t);
 }
 

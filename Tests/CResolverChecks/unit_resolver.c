@@ -401,6 +401,31 @@ static void test_uncached_item_leaves_no_bookkeeping(void) {
     csr_table_destroy(t);
 }
 
+/* csr_release_cache frees all of the caches' memory, bookkeeping included: the table holds the
+ * bytes of a table only bound, its rule bytes as before the first cached item, and works as
+ * before (the caches made again). */
+static void test_release_frees_the_bookkeeping(void) {
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    csr_descriptor d = plain(CSR_CONTAINING, 1, 0);
+    CHECK(csr_set(t, 1, 1, &d, 7, NULL) == CSR_OK);
+    csr_stats bound, used, released;
+    csr_get_stats(t, &bound);
+    const csr_change *changes;
+    size_t count;
+    for (int round = 0; round < 2; round++) {
+        CHECK(csr_diff(t, 0, 1, &changes, &count) == CSR_OK && count == 1 && changes[0].new_value == 7);
+        CHECK(resolve(t, 1, 1, 1) == 7 && resolve(t, 1, 1, 0) == CSR_NO_VALUE);
+        csr_get_stats(t, &used);
+        CHECK(t->caches != NO_CACHES && used.rule_bytes > bound.rule_bytes && used.cache_bytes > 0);
+        csr_release_cache(t);
+        csr_get_stats(t, &released);
+        CHECK(t->caches == NO_CACHES && released.rule_bytes == bound.rule_bytes && released.cache_bytes == 0);
+        CHECK(released.cached_states == 0 && released.cached_diffs == 0);
+    }
+    csr_table_destroy(t);
+}
+
 static void test_budgets(void) {
     csr_table *t;
     CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
@@ -645,6 +670,7 @@ int main(void) {
     test_recent_grows();
     test_small_table_remembers_diffs_only();
     test_uncached_item_leaves_no_bookkeeping();
+    test_release_frees_the_bookkeeping();
     test_million_states();
     printf("unit checks: %s\n", failures ? "FAILED" : "all passed");
     return failures ? 1 : 0;

@@ -103,6 +103,34 @@ struct ControlTests {
                 == [BoundProperty(target: caption, keyPath: \Caption.text), BoundProperty(target: other, keyPath: \Caption.text)])
     }
 
+    /// An idle control's caches released (a page a server holds): nothing it shows changes,
+    /// and its next state changes write what they write in a twin that keeps its caches,
+    /// through its dependents too.
+    @Test func releasingTheCachesOfAnIdleControlChangesNothingItShows() {
+        func page() -> (pin: PinCodeControl, submit: Button) {
+            let pin = PinCodeControl(codeLength: 2), submit = Button(title: "Submit")
+            submit.isEnabled = false
+            pin.setValue(true, for: \.isEnabled, of: submit, when: .containing([.filled, .valid]))
+            return (pin, submit)
+        }
+        func shown(_ page: (pin: PinCodeControl, submit: Button)) -> [String] {
+            page.pin.dots.flatMap { ["\($0.fillColor)", "\($0.borderColor)", "\($0.borderWidth)"] } + ["\(page.submit.isEnabled)"]
+        }
+        let released = page(), kept = page()
+        let edits: [(PinCodeControl) -> Void] = [
+            { $0.insertText("1") }, { $0.insertText("5") }, { $0.deleteBackward() }, { $0.insertText("2") }, { $0.deleteBackward() },
+        ]
+        for edit in edits {
+            let before = shown(released)
+            for control in [released.pin, released.submit] + released.pin.dots { control.releaseCaches() }
+            #expect(shown(released) == before)
+            edit(released.pin)
+            edit(kept.pin)
+            #expect(shown(released) == shown(kept))
+        }
+        #expect(released.submit.isEnabled == false && shown(released) != shown(page()))
+    }
+
     @Test func stateIsComputedFromTheFactors() {
         let control = Control()
         #expect(control.state == .normal)

@@ -47,6 +47,30 @@ struct ApplyPathTests {
         #expect(resolver.cacheBytes == bytes)
     }
 
+    /// Released caches hold no memory and change nothing: every value is the same, state
+    /// changes write what they wrote before, and diff again into new caches.
+    @Test func releasedCachesHoldNothingAndChangeNothing() throws {
+        final class Target { var text = "off", count = 0 }
+        let resolver = StateResolver(), target = Target()
+        try resolver.setValue("on", for: \.text, of: target, when: .containing(.selected))
+        try resolver.setValue(2, for: \.count, of: target, when: .containing(.highlighted))
+        try resolver.apply([.selected, .highlighted])
+        try resolver.apply(.normal)
+        #expect(resolver.cacheBytes > 0)
+        resolver.releaseCaches()
+        #expect(resolver.cacheBytes == 0)
+        #expect(resolver.value(for: \.text, of: target, in: .selected) == "on" && target.text == "off" && target.count == 0)
+        for _ in 0..<2 {
+            try resolver.apply(.selected)
+            #expect(target.text == "on" && target.count == 0)
+            try resolver.apply(.highlighted)
+            #expect(target.text == "off" && target.count == 2)
+            #expect(try resolver.changedProperties(from: .highlighted, to: .selected).count == 2)
+            resolver.releaseCaches()
+            #expect(resolver.cacheBytes == 0)
+        }
+    }
+
     @Test func trivialValuesAreCopiedAsBytesWithoutTouchingTheirNeighbours() throws {
         let resolver = StateResolver()
         let target = Packed()

@@ -156,6 +156,33 @@ struct ReentrancyTests {
         #expect(first.a == "a0" && others.allSatisfy { $0.b == "b0" })
     }
 
+    /// A setter that releases the caches while an apply reads its diff in place: the rest of
+    /// the apply still writes the right values, and later changes diff again (ASan checks the
+    /// memory).
+    @Test func aSetterThatReleasesTheCachesDuringAnApply() throws {
+        let resolver = StateResolver()
+        let first = Target(), others = (0..<20).map { _ in Target() }
+        try resolver.setValue("A", for: \.a, of: first, when: .containing(.selected))
+        for (index, target) in others.enumerated() {
+            try resolver.setValue("B\(index)", for: \.b, of: target, when: .containing(.selected))
+        }
+        var releases = 0
+        first.onA = { _ in
+            resolver.releaseCaches()
+            releases += 1
+        }
+        for _ in 0..<2 {
+            try resolver.apply(.selected)
+            #expect(first.a == "A" && others.enumerated().allSatisfy { $0.element.b == "B\($0.offset)" })
+            try resolver.apply(.normal)
+            #expect(first.a == "a0" && others.allSatisfy { $0.b == "b0" })
+        }
+        #expect(releases == 4)
+        first.onA = nil
+        try resolver.apply(.selected)
+        #expect(resolver.cacheBytes > 0 && first.a == "A")  // diffed and cached again
+    }
+
     /// A final class: its `hook` is written at its address, not through a setter.
     final class StoredHookTarget { var hook: Hook? }
 
@@ -230,6 +257,23 @@ struct ReentrancyTests {
         try resolver.setValue("a3", for: \.a, of: target, when: .custom("name", priority: 3) { _ in true })
         #expect(deinitRan)
         #expect(target.a == "a3" && target.b == "b from a deinit")
+    }
+
+    @Test func aPredicateThatReleasesTheCachesIsStoppedWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class Label { var text = "" }
+            nonisolated(unsafe) let resolver = StateResolver()
+            let label = Label()
+            try resolver.setValue(
+                "custom", for: \.text, of: label,
+                when: .custom("releases", priority: 1) { _ in
+                    resolver.releaseCaches()
+                    return true
+                })
+            try resolver.apply(.selected)
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("StateResolver.releaseCaches() called from a custom predicate"))
     }
 
     @Test func aPredicateThatCallsBackIsStoppedWithAMessage() async {

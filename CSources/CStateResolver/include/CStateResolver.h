@@ -149,7 +149,8 @@ typedef struct csr_stats {
     size_t cache_bytes;
     /// The limit on cache_bytes (see csr_set_cache_budget).
     size_t cache_budget;
-    /// Cached states and diffs evicted to stay within the budget since the table was made.
+    /// Cached states and diffs evicted to stay within the budget since the table was made or
+    /// its caches last released (csr_release_cache).
     size_t evictions;
 } csr_stats;
 
@@ -285,7 +286,10 @@ void csr_lint_free(csr_lint_report *report);
 /// resolution of a state is a cold one (computed from the rules) without allocating. O(1).
 void csr_clear_cache(csr_table *table);
 
-/// Forgets every cached resolution and diff and frees the cache's memory. O(cached items).
+/// Forgets every cached resolution and diff and frees all of the cache's memory: its
+/// bookkeeping and arrays of recent states and diffs too, which the first state cached again
+/// allocates. For a table that will stay idle (a page a server holds while its user is away).
+/// O(cached items).
 void csr_release_cache(csr_table *table);
 
 /// Limits the memory of the resolution and diff caches to `bytes` (CSR_DEFAULT_CACHE_BUDGET

@@ -128,6 +128,17 @@ extension Control {
         }
     }
 
+    /// Frees the memory the control's resolver holds to make state changes cheap, its cached
+    /// resolutions and diffs, for a control that will stay idle a while: the controls of a
+    /// page a server holds while its user is away. Nothing it shows changes; its next state
+    /// change computes what to write from the rules again (see
+    /// ``StateResolver/releaseCaches()``).
+    ///
+    /// - Complexity: O(cached states and diffs).
+    public func releaseCaches() {
+        resolver.releaseCaches()
+    }
+
     /// Explains which rule gives `keyPath` of `target` its value in the applied state, and why:
     /// every candidate in resolution order, matched or not, with priorities and the tie rule.
     public func explain<Target: AnyObject, Value>(

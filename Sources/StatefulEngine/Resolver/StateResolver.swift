@@ -323,6 +323,22 @@ public final class StateResolver {
         }
     }
 
+    /// Frees the memory of the cached resolutions and diffs, all of it: for a resolver that
+    /// will stay idle a while, such as the controls of a page a server holds while its user is
+    /// away. Results never depend on it; the next state change computes its diff again from the
+    /// rules (and caches it), as the first change between two states does.
+    ///
+    /// May be called while the resolver applies a state (from a setter of a bound property):
+    /// the apply goes on with the changes it read. Stops the program, with a message, when
+    /// called from a custom predicate.
+    ///
+    /// - Complexity: O(cached states and diffs).
+    public func releaseCaches() {
+        checkNotEvaluating("releaseCaches()")
+        applying.pending.detach()  // the diff an apply is reading is freed
+        csr_release_cache(table)
+    }
+
     /// The bytes the caches hold now (at most ``cacheBudget``, plus the diff being applied).
     var cacheBytes: Int { Int(stats.cache_bytes) }
 

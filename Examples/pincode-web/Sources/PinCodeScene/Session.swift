@@ -5,7 +5,9 @@ import StatefulControls
 /// else; and its inspector, off until the page turns it on.
 ///
 /// The bound properties' values are not kept: the resolvers' diffs between the states the page
-/// was drawn in and the states now name the ones a message changed.
+/// was drawn in and the states now name the ones a message changed. Nor are the resolvers'
+/// caches, between messages: a page waits for its user most of the time, and a message's diffs,
+/// a few bindings each, are computed again from the rules (`Control.releaseCaches()`).
 @MainActor
 public final class Session {
     /// The controls of this page.
@@ -29,6 +31,7 @@ public final class Session {
         renderedPlain = properties.filter { !WebScene.drawnBoundNames.contains($0.key) }
         shownStates = scene.resolving.map(\.appliedState)
         _ = scene.takeEvents()
+        releaseCaches()
         return .snapshot(properties)
     }
 
@@ -36,12 +39,19 @@ public final class Session {
     /// no event was sent), then the inspector's report while it is on (none when it shows
     /// nothing new); or one error message for a refused frame, which changes nothing.
     public func handle(_ text: String) -> [ServerMessage] {
+        defer { releaseCaches() }
         do {
             try apply(ClientMessage(json: text))
         } catch {
             return [.error(error.description)]
         }
         return [update(), inspector.report().map(ServerMessage.inspector)].compactMap { $0 }
+    }
+
+    /// Frees what the controls' resolvers cached while answering: the page is idle until its
+    /// next message.
+    private func releaseCaches() {
+        for control in scene.resolving { control.releaseCaches() }
     }
 
     private func apply(_ message: ClientMessage) throws(MessageError) {
