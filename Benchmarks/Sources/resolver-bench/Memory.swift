@@ -91,21 +91,23 @@ extension Scenarios {
 
     /// Bytes per control with two bindings, created and bound (the goal's row); then the same
     /// after each control has changed state four times, with the caches that made (no goal: what
-    /// a control in use holds).
+    /// a control in use holds); then with those caches released (`releaseCaches()`: what an idle
+    /// control in use holds).
     private func controlsWithTwoBindings(_ count: Int) {
-        for changing in [false, true] {
+        for pass in ControlsPass.allCases {
             let before = MemoryUsage.now()
             let start = now()
             let controls = (0..<count).map { _ in
                 let control = Control()
                 control.setValue(true, for: \.isHidden, of: control, when: .containing(.disabled))
                 control.setValue(Rect(x: 0, y: 0, width: 44, height: 44), for: \.frame, of: control, when: .containing(.highlighted))
-                if changing {  // normal -> highlighted -> normal -> disabled -> normal
+                if pass != .bound {  // normal -> highlighted -> normal -> disabled -> normal
                     control.isHighlighted = true
                     control.isHighlighted = false
                     control.isEnabled = false
                     control.isEnabled = true
                 }
+                if pass == .released { control.releaseCaches() }
                 return control
             }
             let nanoseconds = Double(now() - start) / Double(count)
@@ -113,16 +115,34 @@ extension Scenarios {
             withExtendedLifetime(controls) {}
             report.record(
                 Result(
-                    scenario: "memory", implementation: changing ? Self.changedControlsRow : Self.controlsRow,
-                    params: ["controls": .int(count), "bindings_per_control": .int(2)],
+                    scenario: "memory", implementation: pass.row, params: ["controls": .int(count), "bindings_per_control": .int(2)],
                     nsPerOpMedian: nanoseconds, nsPerOpP99: nanoseconds, opsPerSec: 1e9 / nanoseconds,
                     bytesPerControl: bytes.resident,
-                    note: String(format: "one pass; bytes/control = resident set growth (malloc heap growth %.1f B)", bytes.heap)
-                        + (changing ? "; each control changed state 4 times (4 diffs cached)" : "")))
+                    note: String(format: "one pass; bytes/control = resident set growth (malloc heap growth %.1f B)", bytes.heap) + pass.note))
         }
     }
 
-    /// The memory scenario's rows of controls (the first is the goal's).
+    /// The passes of the controls' rows: bound, then changing state, then idle again.
+    private enum ControlsPass: CaseIterable {
+        case bound, changed, released
+
+        var row: String {
+            switch self {
+            case .bound: Scenarios.controlsRow
+            case .changed: "Control() with 2 bindings, after 4 state changes (create, bind, change)"
+            case .released: "Control() with 2 bindings, after 4 state changes and releaseCaches() (create, bind, change, release)"
+            }
+        }
+
+        var note: String {
+            switch self {
+            case .bound: ""
+            case .changed: "; each control changed state 4 times (4 diffs cached)"
+            case .released: "; each control changed state 4 times, then released its caches"
+            }
+        }
+    }
+
+    /// The memory scenario's row of controls with the goal.
     nonisolated static let controlsRow = "Control() with 2 bindings (create and bind)"
-    nonisolated static let changedControlsRow = "Control() with 2 bindings, after 4 state changes (create, bind, change)"
 }
