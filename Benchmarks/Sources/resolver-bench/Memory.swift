@@ -118,7 +118,8 @@ extension Scenarios {
                     scenario: "memory", implementation: pass.row, params: ["controls": .int(count), "bindings_per_control": .int(2)],
                     nsPerOpMedian: nanoseconds, nsPerOpP99: nanoseconds, opsPerSec: 1e9 / nanoseconds,
                     bytesPerControl: bytes.resident,
-                    note: String(format: "one pass; bytes/control = resident set growth (malloc heap growth %.1f B)", bytes.heap) + pass.note))
+                    note: String(format: "one pass; bytes/control = resident set growth (malloc heap growth %.1f B)", bytes.heap)
+                        + pass.note))
         }
     }
 
