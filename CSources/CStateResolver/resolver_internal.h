@@ -230,9 +230,8 @@ typedef struct recent_diff {
 /* The caches' bookkeeping: the index and the CLOCK ring of the cached items, and the `recent`
  * arrays in front of them. Allocated with the first item cached (ensure_caches, cache_index.c),
  * and kept until the table is destroyed or its caches released (csr_release_cache); without
- * it the table points to NO_CACHES, read-only,
- * which holds no item and whose `recent` arrays are empty placeholders (recent.c), so that
- * reads need no NULL check. A table that is only bound, never resolved or diffed, holds none
+ * it the table points to NO_CACHES, read-only, which holds no item and whose `recent` arrays
+ * are empty placeholders (recent.c), so that reads need no NULL check. A table that is only bound, never resolved or diffed, holds none
  * of it (a control that never changes state: about 100 bytes). */
 typedef struct caches {
     item **index;          /* index_capacity buckets (a power of two), NULL when 0 */

@@ -366,13 +366,19 @@ static void test_recent_grows(void) {
     csr_table_destroy(t);
 }
 
-/* A small table diffs from the rules and caches the diff lists only: its caches hold
- * `recent_diffs` and no `recent` of states, until something resolves. */
-static void test_small_table_remembers_diffs_only(void) {
+/* A new table with one binding, (1, 1): 7 in the states that contain bit 1. */
+static csr_table *one_rule_table(void) {
     csr_table *t;
     CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
     csr_descriptor d = plain(CSR_CONTAINING, 1, 0);
     CHECK(csr_set(t, 1, 1, &d, 7, NULL) == CSR_OK);
+    return t;
+}
+
+/* A small table diffs from the rules and caches the diff lists only: its caches hold
+ * `recent_diffs` and no `recent` of states, until something resolves. */
+static void test_small_table_remembers_diffs_only(void) {
+    csr_table *t = one_rule_table();
     for (int i = 0; i < 10; i++) {
         const csr_change *changes;
         size_t count;
@@ -388,10 +394,7 @@ static void test_small_table_remembers_diffs_only(void) {
 /* An item that cannot join the index (the budget has room for the item, not for the index)
  * leaves the table as it was: no bookkeeping made for it, the same rule bytes. */
 static void test_uncached_item_leaves_no_bookkeeping(void) {
-    csr_table *t;
-    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
-    csr_descriptor d = plain(CSR_CONTAINING, 1, 0);
-    CHECK(csr_set(t, 1, 1, &d, 7, NULL) == CSR_OK);
+    csr_table *t = one_rule_table();
     CHECK(csr_set_cache_budget(t, sizeof(state_cache) + 8) == CSR_OK);
     csr_stats before, after;
     csr_get_stats(t, &before);
@@ -405,10 +408,7 @@ static void test_uncached_item_leaves_no_bookkeeping(void) {
  * bytes of a table only bound, its rule bytes as before the first cached item, and works as
  * before (the caches made again). */
 static void test_release_frees_the_bookkeeping(void) {
-    csr_table *t;
-    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
-    csr_descriptor d = plain(CSR_CONTAINING, 1, 0);
-    CHECK(csr_set(t, 1, 1, &d, 7, NULL) == CSR_OK);
+    csr_table *t = one_rule_table();
     csr_stats bound, used, released;
     csr_get_stats(t, &bound);
     const csr_change *changes;

@@ -261,16 +261,7 @@ struct ReentrancyTests {
 
     @Test func aPredicateThatReleasesTheCachesIsStoppedWithAMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            final class Label { var text = "" }
-            nonisolated(unsafe) let resolver = StateResolver()
-            let label = Label()
-            try resolver.setValue(
-                "custom", for: \.text, of: label,
-                when: .custom("releases", priority: 1) { _ in
-                    resolver.releaseCaches()
-                    return true
-                })
-            try resolver.apply(.selected)
+            try Self.applyWithAPredicateThatCalls { $0.releaseCaches() }
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(stderr.contains("StateResolver.releaseCaches() called from a custom predicate"))
@@ -278,20 +269,26 @@ struct ReentrancyTests {
 
     @Test func aPredicateThatCallsBackIsStoppedWithAMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            final class Label { var text = "" }
-            nonisolated(unsafe) let resolver = StateResolver()
-            let label = Label()
-            try resolver.setValue(
-                "custom", for: \.text, of: label,
-                when: .custom("calls back", priority: 1) { _ in
-                    resolver.removeAllValues()
-                    return true
-                })
-            try resolver.apply(.selected)
+            try Self.applyWithAPredicateThatCalls { $0.removeAllValues() }
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(
             stderr.contains(
                 "StateResolver.removeAllValues() called from a custom predicate; a predicate must be a pure function of the state"))
+    }
+
+    /// In an exit test's child: binds a value whose custom predicate calls `callBack` on its
+    /// resolver, then applies a state, which evaluates the predicate.
+    static func applyWithAPredicateThatCalls(_ callBack: @escaping @Sendable (StateResolver) -> Void) throws {
+        final class Label { var text = "" }
+        nonisolated(unsafe) let resolver = StateResolver()
+        let label = Label()
+        try resolver.setValue(
+            "custom", for: \.text, of: label,
+            when: .custom("calls back", priority: 1) { _ in
+                callBack(resolver)
+                return true
+            })
+        try resolver.apply(.selected)
     }
 }
