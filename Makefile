@@ -63,11 +63,11 @@ FUZZ_RUNS ?= 30000
 FORMATTED := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources \
              $(DEMO)/Package.swift $(DEMO)/Sources $(DEMO)/Tests $(WEB)/Package.swift $(WEB)/Sources $(WEB)/Tests
 
-# make bench-ir: the loops counted, and those counted again with the portable property access;
-# the resolve scenario's rule counts, at each of which the by-slot goals are counted.
-IR_RULE_COUNTS := 1 4 16 64 256
+# make bench-ir: the loops counted, and those counted again with the portable property access.
+# A loop named …-R is counted at each of the resolve scenario's rule counts (the binary's
+# --list-rule-counts), where the by-slot goals hold.
 IR_LOOPS := warm-resolve-16 cold-resolve-16 cold-released-resolve-16 original-16 flutter-16 \
-            $(foreach r,$(IR_RULE_COUNTS),warm-resolve-slot-$(r) precomputed-$(r) android-$(r)) \
+            warm-resolve-slot-R precomputed-R android-R \
             state-change-10000-1pct state-change-10000-100pct control-toggle-1000 \
             update-baseline-control update-baseline-hand update-baseline-hand-always form-control form-hand \
             bindings-1000-100pct-control bindings-1000-100pct-hand bindings-1000-1pct-control bindings-1000-1pct-hand \
@@ -125,7 +125,7 @@ bench-ir: deps ## Instructions per iteration of the hot paths, under valgrind ca
 	$(SWIFT) build --package-path $(BENCH) -c release --product resolver-bench
 	@mkdir -p .build
 	strip --strip-debug -o .build/resolver-bench-ir $(BENCH)/.build/release/resolver-bench
-	scripts/bench-ir.sh .build/resolver-bench-ir $(IR_ITERATIONS) "$(IR_LOOPS)" "$(IR_PORTABLE_LOOPS)" "$(IR_RULE_COUNTS)"
+	scripts/bench-ir.sh .build/resolver-bench-ir $(IR_ITERATIONS) "$(IR_LOOPS)" "$(IR_PORTABLE_LOOPS)"
 
 docs: deps ## Build the DocC documentation, one archive per module, into .build/docs/<module>
 	SWIFT=$(SWIFT) DOCC=$(DOCC) scripts/docs.sh

@@ -3,13 +3,25 @@
 # counted inside bench_ir_region only (make bench-ir). Loops in PORTABLE_LOOPS run again with
 # the portable property access (STATEFULCONTROLS_PORTABLE=1).
 #
-# The by-slot goals hold at every rule count RULE_COUNTS of the resolve scenario: LOOPS has
-# warm-resolve-slot-R, android-R and precomputed-R for each.
+# A loop of LOOPS named …-R is counted at each rule count of the resolve scenario, which the
+# binary lists (--list-rule-counts): the by-slot goals hold at every one (warm-resolve-slot-R over
+# android-R and over precomputed-R).
 #
-# usage: scripts/bench-ir.sh BINARY ITERATIONS "LOOPS" "PORTABLE_LOOPS" "RULE_COUNTS"
+# usage: scripts/bench-ir.sh BINARY ITERATIONS "LOOPS" "PORTABLE_LOOPS"
 set -euo pipefail
-binary=$1 iterations=$2 loops=$3 portable_loops=$4 rule_counts=$5
+binary=$1 iterations=$2 loops=$3 portable_loops=$4
 out=$(dirname "$binary")
+rule_counts=$("$binary" --list-rule-counts)
+[ -n "$rule_counts" ] || { echo "bench-ir: $binary listed no rule counts" >&2; exit 1; }
+each_count() {  # each_count LOOPS: LOOPS with each …-R loop once per rule count
+  local loop r
+  for loop in $1; do
+    case $loop in
+      *-R) for r in $rule_counts; do echo "${loop%-R}-$r"; done ;;
+      *) echo "$loop" ;;
+    esac
+  done
+}
 
 count() {  # count LABEL LOOP [ENVIRONMENT...]
   local label=$1 loop=$2 file="$out/callgrind.$1.out" n
@@ -80,7 +92,7 @@ observation() {
 
 rm -f "$out/bench-ir.txt"
 echo "instructions per iteration, counted inside bench_ir_region only:"
-for loop in $loops; do count "$loop" "$loop"; done
+for loop in $(each_count "$loops"); do count "$loop" "$loop"; done
 for loop in $portable_loops; do count "$loop (portable)" "$loop" STATEFULCONTROLS_PORTABLE=1; done
 
 echo "Goals (instructions, this run):"

@@ -25,6 +25,9 @@ struct ResolverBench: ParsableCommand {
     @Option(help: "Iterations of the --ir-loop.")
     var iterations = 100_000
 
+    @Flag(help: "Print the resolve scenario's rule counts, at which the loops of the by-slot goals run (make bench-ir), and exit.")
+    var listRuleCounts = false
+
     static let scenarioNames = [
         "resolve", "ties-custom", "state-change", "large", "insert-remove",
         "update-baseline", "form", "bindings-1000", "lint", "custom-states", "memory", "sessions",
@@ -40,6 +43,10 @@ struct ResolverBench: ParsableCommand {
     }
 
     func run() throws {
+        if listRuleCounts {
+            print(Scenarios.resolveRuleCounts.map(String.init).joined(separator: " "))
+            return
+        }
         checkHeapCounter()
         if let irLoop, EndToEndIR.names.contains(irLoop) {
             try MainActor.assumeIsolated { try EndToEndIR.run(irLoop, iterations: iterations) }
