@@ -80,19 +80,23 @@ extension Propagation {
         }
 
         private(set) var isQueued = false
-        /// The drain the control last joined, and the times it was queued in it.
+        /// The times the control was queued in the drain it last joined, counted to one past
+        /// `StateResolver.maximumRounds`: 32 bits, in the word of ``isQueued``.
+        private var rounds: Int32 = 0
+        /// The drain the control last joined.
         private var drain: UInt = 0
-        private var rounds = 0
 
         /// Counts a queueing in `drain` (the rounds start at 0 in a new drain) and tells
         /// whether the control joins the queue.
         mutating func join(_ drain: UInt) -> Outcome {
             if isQueued { return .alreadyQueued }
             if self.drain != drain { (self.drain, rounds) = (drain, 0) }
-            rounds += 1
-            guard rounds <= StateResolver.maximumRounds else {
-                return rounds == StateResolver.maximumRounds + 1 ? .cycleFound : .dropped
+            guard Int(rounds) < StateResolver.maximumRounds else {
+                if Int(rounds) > StateResolver.maximumRounds { return .dropped }
+                rounds += 1
+                return .cycleFound
             }
+            rounds += 1
             isQueued = true
             return .queued
         }
