@@ -1,7 +1,8 @@
 /*
  * The cache index: every cached item (a state cache or a diff list) in an open-addressing hash
  * table and on the CLOCK ring, the memory budget they live within (make_room evicts with CLOCK),
- * the staleness of diff lists (epochs, `scratch`), and the calls on the caches as a whole:
+ * the bookkeeping that holds them (made on demand), the staleness of diff lists (epochs,
+ * `scratch`), and the calls on the caches as a whole:
  * csr_clear_cache, csr_release_cache, csr_set_cache_budget.
  */
 #include "resolver_internal.h"
@@ -93,7 +94,7 @@ CSR_PRIVATE void free_item(csr_table *t, item *it) {
         if (list->epoch == t->epoch) c->current_diffs--;
         c->diff_count--;
     }
-    deallocate(it, it->bytes, &t->cache_words);
+    deallocate(it, it->bytes, &c->cache_words);
 }
 
 /* Evicts one item with CLOCK: false when every item left is pinned (or there is none). */
@@ -102,7 +103,7 @@ static bool evict_one(csr_table *t) {
     for (size_t steps = 2 * c->item_count + 2; steps > 0 && c->hand != NULL; steps--) {
         item *it = c->hand;
         c->hand = it->next;
-        if (it == t->pinned[0] || it == t->pinned[1] || it == c->kept) continue;
+        if (it->pinned || it == c->kept) continue;
         if (it->referenced) {
             it->referenced = false;
             continue;
@@ -119,19 +120,16 @@ CSR_PRIVATE bool make_room(csr_table *t, size_t bytes) {
     if (bytes > t->budget) return false;
     size_t needed = words_for(bytes) * sizeof(Word_t);
     for (;;) {
-        size_t used = t->cache_words * sizeof(Word_t);
+        size_t used = t->caches->cache_words * sizeof(Word_t);
         if (used <= t->budget && t->budget - used >= needed) return true;
         if (!evict_one(t)) return false;
     }
 }
 
-/* Cache memory within the budget, or NULL. */
-CSR_PRIVATE void *cache_allocate(csr_table *t, size_t bytes) {
-    return make_room(t, bytes) ? allocate(bytes, &t->cache_words) : NULL;
-}
-
-/* The caches' bookkeeping, allocated when the first item is cached: false when it cannot be. */
-static bool ensure_caches(csr_table *t) {
+/* The caches' bookkeeping, allocated when the first item is cached or diff result held: false
+ * when it cannot be. A caller that made it frees it again (free_caches) when what it made it
+ * for cannot be kept, so that a failure leaves the table as it was. */
+CSR_PRIVATE bool ensure_caches(csr_table *t) {
     if (t->caches != NO_CACHES) return true;
     caches *c = allocate(sizeof(caches), &t->rule_words);
     if (c == NULL) return false;
@@ -141,32 +139,37 @@ static bool ensure_caches(csr_table *t) {
     return true;
 }
 
+/* Cache memory within the budget, or NULL. The bookkeeping counts it: made if need be (see
+ * ensure_caches). */
+CSR_PRIVATE void *cache_allocate(csr_table *t, size_t bytes) {
+    if (!make_room(t, bytes) || !ensure_caches(t)) return NULL;
+    return allocate(bytes, &t->caches->cache_words);
+}
+
 /* Frees the caches' bookkeeping, which holds no item (the table is being destroyed or its
- * caches released, or the bookkeeping was just made for an item that could not be cached). */
+ * caches released, or the bookkeeping was just made for an item that could not be cached),
+ * and the diff result it holds, if any. */
 CSR_PRIVATE void free_caches(csr_table *t) {
     if (t->caches == NO_CACHES) return;
+    free_scratch(t);
     free_recent(t);
     deallocate(t->caches, sizeof(caches), &t->rule_words);
     t->caches = NO_CACHES;
 }
 
-/* Room in the index for one more item: it grows (within the budget) to stay half empty. */
+/* Room in the index for one more item: it grows (within the budget) to stay half empty. The
+ * bookkeeping exists: the item was allocated within it. */
 static bool index_reserve(csr_table *t) {
-    bool made = t->caches == NO_CACHES;
-    if (!ensure_caches(t)) return false;
     caches *c = t->caches;
     if (c->item_count < c->index_capacity / 2) return true;
     size_t capacity = c->index_capacity > 0 ? c->index_capacity * 2 : INDEX_MIN;
     size_t bytes = array_bytes(0, capacity, sizeof(item *));
     item **index = cache_allocate(t, bytes);
-    if (index == NULL) {
-        if (made) free_caches(t); /* as it was: nothing cached, no bookkeeping */
-        return false;
-    }
+    if (index == NULL) return false;
     memset(index, 0, bytes);
     item *it = c->hand;
     for (size_t i = 0; i < c->item_count; i++, it = it->next) index_put(index, capacity, it);
-    deallocate(c->index, c->index_capacity * sizeof(item *), &t->cache_words);
+    deallocate(c->index, c->index_capacity * sizeof(item *), &c->cache_words);
     c->index = index;
     c->index_capacity = capacity;
     return true;
@@ -181,7 +184,8 @@ CSR_PRIVATE bool add_item(csr_table *t, item *it, uint8_t kind, uint64_t key, ui
     it->kind = kind;
     it->bytes = bytes;
     it->referenced = true;
-    caches *c = t->caches; /* made by index_reserve */
+    it->pinned = false;
+    caches *c = t->caches;
     index_put(c->index, c->index_capacity, it);
     ring_link(t, it);
     c->item_count++;
@@ -193,7 +197,7 @@ CSR_PRIVATE void release_caches(csr_table *t) {
     caches *c = t->caches;
     if (c == NO_CACHES) return;
     while (c->hand != NULL) free_item(t, c->hand);
-    deallocate(c->index, c->index_capacity * sizeof(item *), &t->cache_words);
+    deallocate(c->index, c->index_capacity * sizeof(item *), &c->cache_words);
     c->index = NULL;
     c->index_capacity = 0;
 }
@@ -203,7 +207,8 @@ CSR_PRIVATE void release_caches(csr_table *t) {
 /* Every diff list becomes stale. O(1). */
 CSR_PRIVATE void stale_diffs(csr_table *t) {
     t->epoch++;
-    if (t->caches != NO_CACHES) t->caches->current_diffs = 0;
+    if (t->caches == NO_CACHES) return;
+    t->caches->current_diffs = 0;
     free_scratch(t);
 }
 
@@ -216,15 +221,15 @@ void csr_clear_cache(csr_table *t) {
 void csr_release_cache(csr_table *t) {
     if (t == NULL || t->busy) return;
     release_caches(t);
-    free_caches(t); /* the bookkeeping too: the table holds what a table only bound holds */
-    free_scratch(t);
+    free_caches(t); /* the bookkeeping and `scratch` too: what a table only bound holds is left */
 }
 
 csr_status csr_set_cache_budget(csr_table *t, size_t bytes) {
     if (t == NULL) return CSR_ERR_INVALID;
     if (t->busy) return CSR_ERR_REENTRANT;
     t->budget = bytes;
-    while (t->cache_words * sizeof(Word_t) > bytes && evict_one(t)) {}
-    if (t->cache_words * sizeof(Word_t) > bytes) release_caches(t); /* only the index was left */
+    const caches *c = t->caches;
+    while (c->cache_words * sizeof(Word_t) > bytes && evict_one(t)) {}
+    if (c->cache_words * sizeof(Word_t) > bytes) release_caches(t); /* only the index was left */
     return CSR_OK;
 }

@@ -10,7 +10,7 @@
 static csr_rule rule_record(const csr_table *t, const rule *r) {
     return (csr_rule){
         .mask = r->mask,
-        .predicate_id = r->mode == CSR_CUSTOM ? t->preds[r->predicate].id : 0,
+        .predicate_id = r->mode == CSR_CUSTOM ? t->preds->entries[r->predicate].id : 0,
         .sequence = r->sequence,
         .mode = (csr_mode)r->mode,
         .priority = r->priority,

@@ -1,6 +1,6 @@
 /*
  * Memory: size arithmetic with overflow checks, allocation through JudyMalloc/JudyFree and the
- * word counters that account for it (rule_words, cache_words, scratch_words), and the table's
+ * word counters that account for it (rule_words, the caches' cache_words), and the table's
  * own life: csr_table_create, csr_set_release, csr_table_destroy, csr_get_stats. The size
  * helpers the other files inline (words_for, array_bytes, doubled) are in resolver_internal.h.
  */
@@ -21,14 +21,17 @@ CSR_PRIVATE void deallocate(void *p, size_t bytes, size_t *counter) {
     *counter -= words;
 }
 
-/* Grows an array to `capacity` elements of `size` bytes. On failure the old one is untouched. */
-CSR_PRIVATE csr_status grow(void **array, size_t old_capacity, size_t capacity, size_t size,
-                            size_t *counter) {
-    void *bigger = allocate(array_bytes(0, capacity, size), counter);
+/* Grows an array of `header` bytes then elements of `size` bytes to room for `capacity`
+ * elements, header and elements copied (a new one when NULL: its header is the caller's to
+ * fill). On failure the old one is untouched. */
+CSR_PRIVATE csr_status grow(void **array, size_t header, size_t old_capacity, size_t capacity,
+                            size_t size, size_t *counter) {
+    void *bigger = allocate(array_bytes(header, capacity, size), counter);
     if (bigger == NULL) return CSR_ERR_NOMEM;
     if (*array != NULL) {
-        memcpy(bigger, *array, old_capacity * size);
-        deallocate(*array, old_capacity * size, counter);
+        size_t old_bytes = header + old_capacity * size;
+        memcpy(bigger, *array, old_bytes);
+        deallocate(*array, old_bytes, counter);
     }
     *array = bigger;
     return CSR_OK;
@@ -44,7 +47,6 @@ csr_status csr_table_create(csr_table **out, csr_release_fn release, void *relea
     csr_table *t = allocate(sizeof(csr_table), &words);
     if (t == NULL) return CSR_ERR_NOMEM;
     memset(t, 0, sizeof *t);
-    t->pred_free = NO_PREDICATE;
     t->free_slot = FREE_SLOTS_END;
     t->caches = NO_CACHES;
     t->budget = CSR_DEFAULT_CACHE_BUDGET;
@@ -67,7 +69,7 @@ void csr_table_destroy(csr_table *t) {
     enter(t);
     remove_all(t);
     deallocate(t->slots, t->slot_capacity * sizeof(uintptr_t), &t->rule_words);
-    deallocate(t->preds, t->pred_capacity * sizeof(predicate), &t->rule_words);
+    free_predicates(t);
     free_caches(t);
     size_t words = words_for(sizeof(csr_table));
     deallocate(t, sizeof(csr_table), &words);
@@ -83,7 +85,8 @@ void csr_get_stats(const csr_table *t, csr_stats *s) {
     s->cached_diffs = c->current_diffs;
     s->rule_bytes = (t->rule_words + words_for(sizeof(csr_table))) * sizeof(Word_t) +
                     JudyLMemUsed(t->bindings);
-    s->cache_bytes = (t->cache_words + t->scratch_words) * sizeof(Word_t);
+    size_t scratch_words = c->scratch == NULL ? 0 : words_for(c->scratch->item.bytes);
+    s->cache_bytes = (c->cache_words + scratch_words) * sizeof(Word_t);
     s->cache_budget = t->budget;
     s->evictions = c->evictions;
 }

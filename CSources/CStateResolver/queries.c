@@ -87,8 +87,50 @@ static csr_status collect_changes(csr_table *t, state_cache *from_cache, uint64_
     return status;
 }
 
-/* csr_diff when `recent_diffs` missed: the list from the index, or computed and cached (or,
- * when it does not fit in the budget, kept as `scratch`). */
+/* The list of changes from `from` to `to`, computed (through their state caches when they are
+ * given, pinned by the caller) and cached, or, when it does not fit in the budget, held as
+ * `scratch`: in the caches' bookkeeping either way, made if need be. */
+static csr_status compute_diff(csr_table *t, state_cache *from_cache, uint64_t from,
+                               state_cache *to_cache, uint64_t to, bool direct, diff_list **out) {
+    csr_change direct_changes[DIRECT_DIFF_BINDINGS];
+    size_t n;
+    csr_status status = collect_changes(t, from_cache, from, to_cache, to, direct_changes,
+                                        direct ? DIRECT_DIFF_BINDINGS : 0, &n);
+    if (status != CSR_OK) return status;
+    size_t bytes = array_bytes(sizeof(diff_list), n, sizeof(csr_change));
+    bool cacheable = make_room(t, bytes);
+    bool made = t->caches == NO_CACHES;
+    if (!ensure_caches(t)) return CSR_ERR_NOMEM;
+    caches *c = t->caches;
+    size_t scratch_words = 0; /* `scratch` is counted by its size (csr_get_stats) */
+    diff_list *list = allocate(bytes, cacheable ? &c->cache_words : &scratch_words);
+    if (list == NULL) {
+        if (made) free_caches(t); /* as it was */
+        return CSR_ERR_NOMEM;
+    }
+    list->item.bytes = bytes;
+    list->epoch = t->epoch;
+    if (direct) {
+        memcpy(list->changes, direct_changes, n * sizeof(csr_change));
+        list->count = n;
+    } else {
+        status = collect_changes(t, from_cache, from, to_cache, to, list->changes, n, &list->count);
+        if (status == CSR_OK && list->count > n) list->count = n; /* only an impure predicate */
+    }
+    if (status == CSR_OK && cacheable && add_item(t, &list->item, ITEM_DIFF, from, to, bytes)) {
+        c->diff_count++;
+        c->current_diffs++;
+        remember_diff(t, from, to, list);
+        *out = list;
+        return CSR_OK;
+    }
+    if (cacheable) c->cache_words -= words_for(bytes); /* could not join the index: held outside */
+    c->scratch = list;
+    *out = list;
+    return status;
+}
+
+/* csr_diff when `recent_diffs` missed: the list from the index, or computed. */
 static csr_status diff_cold(csr_table *t, uint64_t from, uint64_t to, diff_list **out) {
     item **found = index_find(t, ITEM_DIFF, from, to);
     if (found != NULL) {
@@ -101,43 +143,16 @@ static csr_status diff_cold(csr_table *t, uint64_t from, uint64_t to, diff_list 
         free_item(t, &list->item); /* stale: computed again below */
     }
     /* A small table computes its changes from the rules, in one pass, and makes no state
-     * cache (see DIRECT_DIFF_BINDINGS); a larger one counts them through the caches first. */
+     * cache (see DIRECT_DIFF_BINDINGS); a larger one counts them through the caches first,
+     * which stay pinned until the list is made. */
     bool direct = t->binding_count <= DIRECT_DIFF_BINDINGS;
     state_cache *from_cache = direct ? NULL : cache_for(t, from);
-    t->pinned[0] = from_cache == NULL ? NULL : &from_cache->item;
+    if (from_cache != NULL) from_cache->item.pinned = true;
     state_cache *to_cache = direct ? NULL : cache_for(t, to);
-    t->pinned[1] = to_cache == NULL ? NULL : &to_cache->item;
-    csr_change direct_changes[DIRECT_DIFF_BINDINGS];
-    size_t n;
-    csr_status status = collect_changes(t, from_cache, from, to_cache, to, direct_changes,
-                                        direct ? DIRECT_DIFF_BINDINGS : 0, &n);
-    if (status != CSR_OK) return status;
-    size_t bytes = array_bytes(sizeof(diff_list), n, sizeof(csr_change));
-    bool cacheable = make_room(t, bytes);
-    diff_list *list = allocate(bytes, cacheable ? &t->cache_words : &t->scratch_words);
-    if (list == NULL) return CSR_ERR_NOMEM;
-    list->item.bytes = bytes;
-    list->epoch = t->epoch;
-    if (direct) {
-        memcpy(list->changes, direct_changes, n * sizeof(csr_change));
-        list->count = n;
-    } else {
-        status = collect_changes(t, from_cache, from, to_cache, to, list->changes, n, &list->count);
-        if (status == CSR_OK && list->count > n) list->count = n; /* only an impure predicate */
-    }
-    if (status == CSR_OK && cacheable && add_item(t, &list->item, ITEM_DIFF, from, to, bytes)) {
-        t->caches->diff_count++;
-        t->caches->current_diffs++;
-        remember_diff(t, from, to, list);
-        *out = list;
-        return CSR_OK;
-    }
-    if (cacheable) { /* allocated within the budget, but could not join the index */
-        t->cache_words -= words_for(bytes);
-        t->scratch_words += words_for(bytes);
-    }
-    t->scratch = list;
-    *out = list;
+    if (to_cache != NULL) to_cache->item.pinned = true;
+    csr_status status = compute_diff(t, from_cache, from, to_cache, to, direct, out);
+    if (from_cache != NULL) from_cache->item.pinned = false;
+    if (to_cache != NULL) to_cache->item.pinned = false;
     return status;
 }
 
@@ -145,7 +160,7 @@ static csr_status diff_cold(csr_table *t, uint64_t from, uint64_t to, diff_list 
 static inline csr_status hand_out_diff(csr_table *t, diff_list *list, const csr_change **changes,
                                        size_t *count) {
     list->item.referenced = true;
-    if (list != t->scratch) t->caches->kept = &list->item;
+    if (list != t->caches->scratch) t->caches->kept = &list->item;
     *changes = list->changes;
     *count = list->count;
     return CSR_OK;
@@ -173,7 +188,7 @@ csr_status csr_diff(csr_table *t, uint64_t from, uint64_t to, const csr_change *
     if (t == NULL || changes == NULL || count == NULL) return CSR_ERR_INVALID;
     if (t->busy) return CSR_ERR_REENTRANT;
     /* The warm path: no scratch list, and a current list in `recent_diffs`. */
-    diff_list *list = t->scratch == NULL ? recent_diff_list(t, from, to) : NULL;
+    diff_list *list = t->caches->scratch == NULL ? recent_diff_list(t, from, to) : NULL;
     if (list == NULL || list->epoch != t->epoch) return diff_slow(t, from, to, changes, count);
     return hand_out_diff(t, list, changes, count);
 }

@@ -27,7 +27,9 @@
  *           1.0.5 can lose *other* keys when JudyLDel runs out of memory (found by the
  *           allocation-failure tests), while overwriting a value never allocates. When
  *           tombstones outnumber live bindings the index is rebuilt into a fresh array and
- *           swapped in only when the rebuild succeeded.
+ *           swapped in only when the rebuild succeeded. The table keeps no count of them: they
+ *           are the index's keys (JudyLCount, constant time) beyond its live bindings, so a
+ *           removal, which must not fail, needs no storage for one.
  * binding   The pair's rules in an array kept in resolution order (priority descending, then
  *           sequence descending), so resolving is "first rule that matches". A rule's sequence
  *           is its binding's: one more than the binding's newest when set (next_sequence).
@@ -64,7 +66,8 @@
  * lint      csr_lint keeps nothing in the table and leaves the caches alone: its report is one
  *           allocation the caller frees, and matches the rules word by word, 64 states a word.
  * preds     Side array of custom predicates, indexed from the rules that use one, so that a
- *           plain rule stays 32 bytes.
+ *           plain rule stays 24 bytes; one allocation with its bookkeeping, made with the first
+ *           custom rule (NULL until then).
  *
  * Invalidation, O(1) whatever the number of cached states
  * -------------------------------------------------------
@@ -88,12 +91,13 @@
  * otherwise). Before a cache allocation, make_room evicts with CLOCK: the hand skips (and
  * clears) items whose `referenced` bit is set, which every use sets (one store on the warm
  * path), and evicts the first item without it; the one or two state caches the current call
- * is working with are pinned, and so is the diff list csr_diff returned last (`kept`): the caller
- * may read it while it resolves (an apply whose setters resolve), so only csr_diff, a mutation,
- * csr_clear_cache, csr_release_cache and csr_set_cache_budget may free it (the contract of
- * csr_diff). When there is no room even so, the call computes without caching.
- * The result of a csr_diff that could not be cached is held outside the budget, in `scratch`,
- * until a call of those that may free it.
+ * is working with are pinned (their `pinned` flag, set and cleared by that call), and so is the
+ * diff list csr_diff returned last (`kept`): the caller may read it while it resolves (an apply
+ * whose setters resolve), so only csr_diff, a mutation, csr_clear_cache, csr_release_cache and
+ * csr_set_cache_budget may free it (the contract of csr_diff). When there is no room even so,
+ * the call computes without caching.
+ * The result of a csr_diff that could not be cached is held outside the budget, in the caches'
+ * `scratch` (the bookkeeping is made for it if need be), until a call of those that may free it.
  *
  * Callbacks (the release function, custom predicates) run with `busy` set: a call back into
  * the table is refused with CSR_ERR_REENTRANT before it touches anything (csr_get_stats
@@ -155,6 +159,15 @@ typedef struct predicate {
     uint32_t next_free;
 } predicate;
 
+/* A table's custom predicates and their bookkeeping, one allocation made with the first custom
+ * rule (rules.c): a table without one holds none of it. */
+typedef struct predicates {
+    uint32_t count;    /* the entries handed out at least once */
+    uint32_t capacity;
+    uint32_t free;     /* the entry freed last (a list through next_free), NO_PREDICATE when none */
+    predicate entries[];
+} predicates;
+
 /* ---- cache items --------------------------------------------------------------------- */
 
 enum { ITEM_STATE = 0, ITEM_DIFF = 1 };
@@ -165,6 +178,7 @@ typedef struct item {
     size_t bytes;             /* of this allocation */
     uint8_t kind;
     bool referenced; /* used since the hand last passed */
+    bool pinned;     /* a state cache the current call works with: never evicted */
 } item;
 
 typedef struct entry {
@@ -227,20 +241,23 @@ typedef struct recent_diff {
     diff_list *list; /* NULL: empty; cleared whenever that list is freed */
 } recent_diff;
 
-/* The caches' bookkeeping: the index and the CLOCK ring of the cached items, and the `recent`
- * arrays in front of them. Allocated with the first item cached (ensure_caches, cache_index.c),
- * and kept until the table is destroyed or its caches released (csr_release_cache); without
- * it the table points to NO_CACHES, read-only, which holds no item and whose `recent` arrays
- * are empty placeholders (recent.c), so that reads need no NULL check. A table that is only bound, never resolved or diffed, holds none
- * of it (a control that never changes state: about 100 bytes). */
+/* The caches' bookkeeping: the index and the CLOCK ring of the cached items, the memory they
+ * take, the `recent` arrays in front of them, and a diff result held outside the budget.
+ * Allocated with the first item cached or diff result held (ensure_caches, cache_index.c), and
+ * kept until the table is destroyed or its caches released (csr_release_cache); without it the
+ * table points to NO_CACHES, read-only, which holds no item and whose `recent` arrays are empty
+ * placeholders (recent.c), so that reads need no NULL check. A table that is only bound, never
+ * resolved or diffed, holds none of it (a control that never changes state: about 120 bytes). */
 typedef struct caches {
     item **index;          /* index_capacity buckets (a power of two), NULL when 0 */
     size_t index_capacity;
     size_t item_count, state_count, diff_count;
     size_t current_diffs;  /* diff lists of the current epoch */
     size_t evictions;
+    size_t cache_words;    /* items, their page tables and the index: at most `budget` bytes */
     item *hand;            /* the CLOCK hand: the next item to consider; NULL when no items */
     item *kept;            /* the diff list csr_diff returned last, if cached: never evicted */
+    diff_list *scratch;    /* an uncached diff result, freed at the next call that may change it */
     recent_state *recent;      /* recent_mask + 1 entries, `no_recent` until a state is cached */
     recent_diff *recent_diffs; /* diff_mask + 1 entries, `no_recent_diffs` until a diff is */
     uint32_t recent_mask, diff_mask;
@@ -257,37 +274,44 @@ static const caches no_caches = {.recent = (recent_state *)no_recent,
                                  .diff_mask = 1};
 #define NO_CACHES ((caches *)&no_caches)
 
+/* The table itself holds what a table only bound uses: its index, slots and pool, the clocks,
+ * the counts, the budget (csr_set_cache_budget cannot fail, so the budget needs no allocation)
+ * and the release callback. What only some tables need is made on demand: the caches'
+ * bookkeeping (`caches`, with the memory the caches take, a diff held outside the budget),
+ * the custom predicates (`preds`); the tombstones are counted by Judy (see "bindings"), and
+ * the state caches a call pins carry their own flag. */
 struct csr_table {
     Pvoid_t bindings;
     uintptr_t *slots; /* slot -> binding; a free slot: the next free one (see slot_binding) */
-    uint32_t slot_count, slot_capacity;
-    uint32_t slot_limit; /* slot_count, or 0 while busy (see csr_resolve_slot) */
-    uint32_t free_slot; /* the free slot freed last, FREE_SLOTS_END when none */
-    predicate *preds;
-    uint32_t pred_count, pred_capacity, pred_free;
-    uint32_t clock;      /* the last binding version handed out */
+    caches *caches;   /* NO_CACHES until an item is cached or a diff result held */
+    predicates *preds; /* NULL until the first custom rule */
     uint64_t generation; /* bumped by csr_clear_cache: older pages are stale */
     uint64_t epoch;      /* bumped by every mutation and csr_clear_cache: older diffs are stale */
-    size_t rules;
-    size_t tombstones;
-    size_t rule_words;    /* our allocations for rules, bindings, slots, predicates, `caches` */
-    size_t cache_words;   /* items, their page tables and the index: at most `budget` bytes */
-    size_t scratch_words; /* `scratch` */
-    size_t budget;
-    caches *caches;       /* NO_CACHES until an item is cached */
-    item *pinned[2];      /* state caches the current call works with: never evicted */
-    diff_list *scratch;   /* an uncached diff result, freed at the next call that may change it */
+    size_t rule_words; /* our allocations for rules, bindings, slots, predicates, `caches` */
+    size_t budget;     /* of the caches' cache_words, in bytes */
     pool_block *pool_blocks; /* the newest block of the pool of one-rule bindings */
     binding *pool_free;      /* a free binding of the pool, which links to the next */
-    uint32_t pool_places;    /* the bindings the pool's blocks hold */
-    uint32_t pool_live;      /* the places in use */
     csr_release_fn release;
     void *release_context;
+    uint32_t slot_count, slot_capacity;
+    uint32_t slot_limit; /* slot_count, or 0 while busy (see csr_resolve_slot) */
+    uint32_t free_slot;  /* the free slot freed last, FREE_SLOTS_END when none */
+    uint32_t clock;      /* the last binding version handed out */
     uint32_t binding_count; /* at most slot_count */
+    uint32_t pool_places;   /* the bindings the pool's blocks hold */
+    uint32_t pool_live;     /* the places in use */
+    uint32_t rules;         /* at most MAX_RULES: csr_set refuses a rule more */
     bool busy;              /* inside a call that may run a callback */
 };
-/* Every control has one: with malloc's 8-byte header, 200 bytes take a chunk of 208. */
-_Static_assert(sizeof(struct csr_table) <= 200, "a table fits malloc's 208-byte chunk");
+/* Every control has one: with malloc's 8-byte header, 136 bytes take a chunk of 144 (200 took
+ * one of 208). A chunk of 128 (120 bytes) would take 16 more out, and what is left is used by
+ * every bound table or must not need an allocation: the budget (csr_set_cache_budget cannot
+ * fail), the rest on the path of csr_set. */
+_Static_assert(sizeof(struct csr_table) <= 136, "a table fits malloc's 144-byte chunk");
+
+/* The most rules a table holds: `rules` counts them in 32 bits (a rule takes 24 bytes, so 96 GiB
+ * of them), and csr_set checks before it adds one. */
+#define MAX_RULES UINT32_MAX
 
 /* ---- slots ----------------------------------------------------------------------------- */
 
@@ -349,8 +373,8 @@ static inline uint32_t doubled(uint32_t capacity, uint32_t initial, uint32_t lim
 
 CSR_PRIVATE void *allocate(size_t bytes, size_t *counter);
 CSR_PRIVATE void deallocate(void *p, size_t bytes, size_t *counter);
-CSR_PRIVATE csr_status grow(void **array, size_t old_capacity, size_t capacity, size_t size,
-                            size_t *counter);
+CSR_PRIVATE csr_status grow(void **array, size_t header, size_t old_capacity, size_t capacity,
+                            size_t size, size_t *counter);
 CSR_PRIVATE csr_status judy_status(JError_t *error);
 
 /* ---- the pool of one-rule bindings (pool.c) ------------------------------------------ */
@@ -369,7 +393,6 @@ static inline void enter(csr_table *t) {
 static inline void leave(csr_table *t) {
     t->busy = false;
     t->slot_limit = t->slot_count;
-    t->pinned[0] = t->pinned[1] = NULL;
 }
 
 /* ---- matching: the one definition of the match modes --------------------------------- */
@@ -389,7 +412,7 @@ static inline __attribute__((always_inline)) bool mode_matches(const csr_table *
     case CSR_CONTAINING_NONE: return (s & mask) == 0;
     default: break; /* CSR_CUSTOM: csr_set admits no other mode */
     }
-    const predicate *p = &t->preds[pred];
+    const predicate *p = &t->preds->entries[pred];
     return p->fn(s, p->context);
 }
 
@@ -424,23 +447,28 @@ static inline csr_status lookup_binding(const csr_table *t, Word_t key, binding 
 CSR_PRIVATE binding *next_binding(const csr_table *t, Word_t *key, bool first,
                                   csr_status *status);
 CSR_PRIVATE void remove_all(csr_table *t);
+CSR_PRIVATE void free_predicates(csr_table *t);
 
 /* ---- the item index, the CLOCK ring and the budget (cache_index.c) ------------------- */
 
 CSR_PRIVATE item **index_find(const csr_table *t, uint8_t kind, uint64_t key, uint64_t to);
 CSR_PRIVATE void free_item(csr_table *t, item *it);
 CSR_PRIVATE bool make_room(csr_table *t, size_t bytes);
+CSR_PRIVATE bool ensure_caches(csr_table *t);
 CSR_PRIVATE void *cache_allocate(csr_table *t, size_t bytes);
 CSR_PRIVATE bool add_item(csr_table *t, item *it, uint8_t kind, uint64_t key, uint64_t to,
                           size_t bytes);
 CSR_PRIVATE void release_caches(csr_table *t);
 CSR_PRIVATE void free_caches(csr_table *t);
 
-/* Frees the uncached result of the last csr_diff, if any: on csr_diff's warm path, hence inline. */
+/* Frees the uncached result of the last csr_diff, if any: on csr_diff's warm path, hence inline.
+ * No counter of its own counts it: its words are words_for(item.bytes) (csr_get_stats). */
 static inline void free_scratch(csr_table *t) {
-    if (t->scratch == NULL) return;
-    deallocate(t->scratch, t->scratch->item.bytes, &t->scratch_words);
-    t->scratch = NULL;
+    caches *c = t->caches;
+    if (c->scratch == NULL) return;
+    size_t words = words_for(c->scratch->item.bytes);
+    deallocate(c->scratch, c->scratch->item.bytes, &words);
+    c->scratch = NULL;
 }
 CSR_PRIVATE void stale_diffs(csr_table *t);
 

@@ -20,10 +20,10 @@ CSR_PRIVATE void free_pages(csr_table *t, state_cache *cache) {
         page **mid = cache->root[r];
         if (mid == NO_MID) continue;
         for (uint32_t i = 0; i < MID_ENTRIES; i++)
-            if (mid[i] != NO_PAGE) deallocate(mid[i], sizeof(page), &t->cache_words);
-        deallocate(mid, MID_BYTES, &t->cache_words);
+            if (mid[i] != NO_PAGE) deallocate(mid[i], sizeof(page), &t->caches->cache_words);
+        deallocate(mid, MID_BYTES, &t->caches->cache_words);
     }
-    deallocate(cache->root, cache->root_count * sizeof(page **), &t->cache_words);
+    deallocate(cache->root, cache->root_count * sizeof(page **), &t->caches->cache_words);
 }
 
 
@@ -35,7 +35,8 @@ static csr_value compute_value(const csr_table *t, const binding *b, uint64_t st
 }
 
 /* The cache of `state`, created when missing. NULL when there is none and none could be made
- * within the budget: callers then compute without caching. */
+ * within the budget: callers then compute without caching, and the table is as it was (no
+ * bookkeeping made for nothing). */
 CSR_PRIVATE state_cache *cache_for(csr_table *t, uint64_t state) {
     state_cache *cache = recent_cache(t, state);
     if (cache == NULL) {
@@ -43,11 +44,13 @@ CSR_PRIVATE state_cache *cache_for(csr_table *t, uint64_t state) {
         if (found != NULL) {
             cache = (state_cache *)*found;
         } else {
+            bool made = t->caches == NO_CACHES; /* by cache_allocate, if it has room */
             cache = cache_allocate(t, sizeof(state_cache));
-            if (cache == NULL) return NULL;
-            memset(cache, 0, sizeof *cache);
-            if (!add_item(t, &cache->item, ITEM_STATE, state, 0, sizeof(state_cache))) {
-                deallocate(cache, sizeof(state_cache), &t->cache_words);
+            if (cache != NULL) memset(cache, 0, sizeof *cache);
+            if (cache == NULL ||
+                !add_item(t, &cache->item, ITEM_STATE, state, 0, sizeof(state_cache))) {
+                if (cache != NULL) deallocate(cache, sizeof(state_cache), &t->caches->cache_words);
+                if (made) free_caches(t);
                 return NULL;
             }
             t->caches->state_count++;
@@ -67,7 +70,7 @@ static entry *entry_for(csr_table *t, state_cache *cache, uint32_t slot) {
         page ***root = cache_allocate(t, bytes);
         if (root == NULL) return NULL;
         for (uint32_t i = 0; i <= r; i++) root[i] = i < cache->root_count ? cache->root[i] : NO_MID;
-        deallocate(cache->root, cache->root_count * sizeof(page **), &t->cache_words);
+        deallocate(cache->root, cache->root_count * sizeof(page **), &t->caches->cache_words);
         cache->root = root;
         cache->root_count = r + 1;
     }
@@ -106,8 +109,9 @@ CSR_PRIVATE __attribute__((noinline)) csr_value resolve_cold(csr_table *t,
                                                              const binding *b, uint64_t state) {
     enter(t);
     state_cache *cache = cache_for(t, state);
-    t->pinned[0] = cache == NULL ? NULL : &cache->item;
+    if (cache != NULL) cache->item.pinned = true; /* filling its pages evicts others, never it */
     csr_value value = cached_value(t, cache, b, state);
+    if (cache != NULL) cache->item.pinned = false;
     leave(t);
     return value;
 }

@@ -3,7 +3,11 @@
  * CStateResolver.c, the resolver's one translation unit (which includes its other .c files), to
  * reach the static helpers. Covers
  *   - every size computation with capacities near 2^32 and sizes near SIZE_MAX: each fails with
- *     CSR_ERR_NOMEM (no wrapped, small allocation, no copy past an array);
+ *     CSR_ERR_NOMEM (no wrapped, small allocation, no copy past an array), and the 32-bit rule
+ *     count at its limit;
+ *   - the storage a table makes on demand: none for a table only bound (nor for its budget or
+ *     the tombstones of its removals), the predicates with a custom rule, the caches'
+ *     bookkeeping with a diff held outside the budget, all freed again;
  *   - the wrap of the binding version clock, and of a binding's rule sequence;
  *   - the free slots, a list threaded through the slot array: reused newest first, then new
  *     ones, and every slot's binding found again;
@@ -76,7 +80,8 @@ static void test_size_helpers(void) {
     CHECK(allocate(SIZE_MAX, &counter) == NULL && counter == 0 && mallocs == before);
     CHECK(allocate(MAX_ALLOCATION + 1, &counter) == NULL && mallocs == before);
     void *array = NULL;
-    CHECK(grow(&array, 0, SIZE_MAX / 8, 16, &counter) == CSR_ERR_NOMEM && array == NULL);
+    CHECK(grow(&array, 0, 0, SIZE_MAX / 8, 16, &counter) == CSR_ERR_NOMEM && array == NULL);
+    CHECK(grow(&array, 16, 0, SIZE_MAX / 16, 16, &counter) == CSR_ERR_NOMEM && array == NULL);
     CHECK(counter == 0 && mallocs == before);
 }
 
@@ -113,16 +118,29 @@ static void test_capacity_overflow(void) {
     /* reserve_predicate: a rule keeps its predicate's index in 24 bits; NO_PREDICATE (2^24 - 1)
      * is the sentinel, never handed out: at that many, no more, and nothing is asked for. */
     CHECK(doubled(1u << 23, 4, NO_PREDICATE) == NO_PREDICATE);
-    t->pred_count = t->pred_capacity = NO_PREDICATE;
+    predicates full_preds = {.count = NO_PREDICATE, .capacity = NO_PREDICATE, .free = NO_PREDICATE};
+    t->preds = &full_preds;
     before = refused;
     size_t asked = mallocs;
     CHECK(reserve_predicate(t) == NO_PREDICATE && refused == before && mallocs == asked);
-    t->pred_count = t->pred_capacity = 0;
+    t->preds = NULL;
+
+    /* csr_set: `rules` counts in 32 bits; at MAX_RULES a new rule is refused before anything
+     * changes, while replacing one (no rule more) goes on. */
+    uint32_t saved_rules = t->rules;
+    t->rules = MAX_RULES;
+    csr_descriptor other = plain(CSR_CONTAINING, 2, 1);
+    asked = mallocs;
+    CHECK(csr_set(t, 1, 1, &other, 8, NULL) == CSR_ERR_NOMEM && b->count == 1 && mallocs == asked);
+    CHECK(csr_set(t, 2, 2, &d, 8, NULL) == CSR_ERR_NOMEM && t->binding_count == 1 && mallocs == asked);
+    CHECK(csr_set(t, 1, 1, &d, 7, NULL) == CSR_OK && t->rules == MAX_RULES); /* a replacement */
+    t->rules = saved_rules;
     rule r = {.predicate = NO_PREDICATE, .mode = CSR_CUSTOM};
     CHECK(r.predicate == NO_PREDICATE && r.mode == CSR_CUSTOM); /* the fields hold them */
 
     /* A diff of more changes than a size_t can hold, and a root of 2^32 middle tables. */
-    CHECK(allocate(array_bytes(sizeof(diff_list), SIZE_MAX / 16, sizeof(csr_change)), &t->scratch_words) == NULL);
+    size_t scratch_words = 0;
+    CHECK(allocate(array_bytes(sizeof(diff_list), SIZE_MAX / 16, sizeof(csr_change)), &scratch_words) == NULL);
     CHECK(array_bytes(0, (size_t)UINT32_MAX + 1, sizeof(page **)) == ((size_t)UINT32_MAX + 1) * 8);
 
     CHECK(resolve(t, 1, 1, 1) == 7); /* the table is as it was */
@@ -426,6 +444,79 @@ static void test_release_frees_the_bookkeeping(void) {
     csr_table_destroy(t);
 }
 
+/* Whether every cached item is unpinned: a call pins the state caches it works with and unpins
+ * them before it returns. */
+static bool none_pinned(const csr_table *t) {
+    const item *it = t->caches->hand;
+    for (size_t i = 0; i < t->caches->item_count; i++, it = it->next)
+        if (it->pinned) return false;
+    return true;
+}
+
+static bool has_bit_1(uint64_t state, void *context) {
+    (void)context;
+    return (state & 2) != 0;
+}
+
+/* A table that is only bound holds the table, its slot array, its pool's block and Judy's
+ * index, nothing else: no caches' bookkeeping, no predicates, nothing for its budget or for the
+ * tombstones its removals leave. What only some tables need is made when they need it: the
+ * predicates with the first custom rule, the bookkeeping with a diff held outside the budget;
+ * csr_release_cache frees the bookkeeping again, and csr_table_destroy everything. */
+static void test_cold_storage_on_demand(void) {
+    size_t live = mallocs - frees;
+    csr_table *t = one_rule_table();
+    /* The table, a slot array of 2 and a pool block of 2 one-rule bindings. */
+    size_t held = (words_for(sizeof(csr_table)) + words_for(2 * sizeof(uintptr_t)) +
+                   words_for(sizeof(pool_block) + 2 * binding_bytes(1))) * sizeof(Word_t);
+    csr_stats s;
+    csr_get_stats(t, &s);
+    CHECK(t->caches == NO_CACHES && t->preds == NULL);
+    CHECK(s.rule_bytes == held + JudyLMemUsed(t->bindings) && s.cache_bytes == 0);
+    /* A budget allocates nothing. */
+    size_t allocated = mallocs;
+    CHECK(csr_set_cache_budget(t, 0) == CSR_OK && mallocs == allocated);
+    csr_get_stats(t, &s);
+    CHECK(s.cache_budget == 0 && s.rule_bytes == held + JudyLMemUsed(t->bindings));
+    /* A removal leaves a tombstone, counted by Judy: no storage for it. */
+    csr_descriptor d = plain(CSR_CONTAINING, 2, 0);
+    CHECK(csr_set(t, 2, 1, &d, 8, NULL) == CSR_OK); /* the second place of the slots and the pool */
+    allocated = mallocs;
+    size_t freed = frees;
+    CHECK(csr_remove_binding(t, 2, 1) == CSR_OK && mallocs == allocated && frees == freed);
+    CHECK(tombstone_count(t) == 1 && t->binding_count == 1);
+    csr_get_stats(t, &s);
+    CHECK(s.rule_bytes == held + JudyLMemUsed(t->bindings) && t->caches == NO_CACHES);
+    CHECK(csr_set(t, 2, 1, &d, 9, NULL) == CSR_OK && tombstone_count(t) == 0); /* reused */
+    CHECK(csr_remove_binding(t, 2, 1) == CSR_OK);
+    /* A diff at budget 0 is held outside it, in the bookkeeping made for it. */
+    const csr_change *changes;
+    size_t count;
+    CHECK(csr_diff(t, 0, 1, &changes, &count) == CSR_OK && count == 1 && changes[0].new_value == 7);
+    csr_get_stats(t, &s);
+    CHECK(t->caches != NO_CACHES && t->caches->scratch != NULL && t->caches->item_count == 0);
+    CHECK(s.cache_bytes == words_for(t->caches->scratch->item.bytes) * sizeof(Word_t) && s.cached_diffs == 0);
+    CHECK(s.rule_bytes == held + JudyLMemUsed(t->bindings) + words_for(sizeof(caches)) * sizeof(Word_t));
+    csr_release_cache(t);
+    csr_get_stats(t, &s);
+    CHECK(t->caches == NO_CACHES && s.cache_bytes == 0 && s.rule_bytes == held + JudyLMemUsed(t->bindings));
+    /* A custom rule: the predicates, bookkeeping and 4 entries in one allocation, kept for reuse
+     * when the rule goes. */
+    csr_descriptor custom = {CSR_CUSTOM, 0, 0, has_bit_1, NULL, 3};
+    allocated = mallocs;
+    /* the predicates, and the binding moved to one with room for two rules */
+    CHECK(csr_set(t, 1, 1, &custom, 10, NULL) == CSR_OK && mallocs == allocated + 2);
+    CHECK(t->preds != NULL && t->preds->capacity == 4 && t->preds->count == 1);
+    size_t with_rules = s.rule_bytes;
+    csr_get_stats(t, &s);
+    CHECK(s.rule_bytes >= with_rules + words_for(sizeof(predicates) + 4 * sizeof(predicate)) * sizeof(Word_t));
+    CHECK(resolve(t, 1, 1, 2) == 10 && resolve(t, 1, 1, 1) == 7);
+    CHECK(csr_remove(t, 1, 1, &custom) == CSR_OK && t->preds != NULL && t->preds->free == 0);
+    CHECK(resolve(t, 1, 1, 2) == CSR_NO_VALUE && resolve(t, 1, 1, 3) == 7);
+    csr_table_destroy(t);
+    CHECK(mallocs - frees == live); /* everything freed */
+}
+
 static void test_budgets(void) {
     csr_table *t;
     CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
@@ -446,6 +537,7 @@ static void test_budgets(void) {
             CHECK(changes[99].target == 99 && changes[99].new_value == (state & 2 ? CSR_NO_VALUE : 99));
             csr_get_stats(t, &s);
             CHECK(s.cache_bytes <= budget + sizeof(diff_list) + 100 * sizeof(csr_change) + 8);
+            CHECK(none_pinned(t));
         }
         if (budget == 0) CHECK(s.cached_states == 0 && s.cached_diffs == 0);
     }
@@ -671,6 +763,7 @@ int main(void) {
     test_small_table_remembers_diffs_only();
     test_uncached_item_leaves_no_bookkeeping();
     test_release_frees_the_bookkeeping();
+    test_cold_storage_on_demand();
     test_million_states();
     printf("unit checks: %s\n", failures ? "FAILED" : "all passed");
     return failures ? 1 : 0;

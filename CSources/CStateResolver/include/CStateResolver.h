@@ -140,8 +140,10 @@ typedef struct csr_stats {
     size_t cached_states;
     /// Cached diffs still valid (a mutation or csr_clear_cache makes every diff stale).
     size_t cached_diffs;
-    /// Bytes in the rule indexes (JudyLMemUsed) plus the rule storage, and the caches'
-    /// bookkeeping (made with the first cached item) with its arrays of recent states and diffs.
+    /// Bytes in the rule indexes (JudyLMemUsed) plus the rule storage (custom predicates
+    /// included, made with the first custom rule), and the caches' bookkeeping (made with the
+    /// first cached item, or the first diff held outside the budget) with its arrays of recent
+    /// states and diffs.
     size_t rule_bytes;
     /// Bytes in the resolution and diff caches, their index included. At most `cache_budget`,
     /// plus the result of the last csr_diff when it did not fit in the budget (held until the
@@ -178,7 +180,7 @@ void csr_table_destroy(csr_table *table);
 /// replaced: its old value is released and it counts as the most recently set. O(rules of the
 /// pair) plus one index update; the caches are invalidated in O(1). When `slot` is not NULL and
 /// the call succeeds, it receives the pair's slot (see csr_slot). A table holds at most
-/// 2^24 - 1 custom rules at once: CSR_ERR_NOMEM beyond.
+/// 2^32 - 1 rules at once, 2^24 - 1 of them custom: CSR_ERR_NOMEM beyond.
 csr_status csr_set(csr_table *table, uint32_t target, uint32_t key_path,
                    const csr_descriptor *descriptor, csr_value value, uint32_t *slot);
 
