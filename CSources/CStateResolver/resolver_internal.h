@@ -27,9 +27,11 @@
  *           1.0.5 can lose *other* keys when JudyLDel runs out of memory (found by the
  *           allocation-failure tests), while overwriting a value never allocates. When
  *           tombstones outnumber live bindings the index is rebuilt into a fresh array and
- *           swapped in only when the rebuild succeeded. The table keeps no count of them: they
- *           are the index's keys (JudyLCount, constant time) beyond its live bindings, so a
- *           removal, which must not fail, needs no storage for one.
+ *           swapped in only when the rebuild succeeded. The table counts them in 16 bits of its
+ *           padding (`tombstones`), so a removal, which must not fail, allocates nothing for the
+ *           count. It is exact below UINT16_MAX; UINT16_MAX means "at least that many", and the
+ *           index's keys beyond its live bindings give the count then (JudyLCount, constant
+ *           time), stored again once it is below the limit.
  * binding   The pair's rules in an array kept in resolution order (priority descending, then
  *           sequence descending), so resolving is "first rule that matches". A rule's sequence
  *           is its binding's: one more than the binding's newest when set (next_sequence).
@@ -278,8 +280,8 @@ static const caches no_caches = {.recent = (recent_state *)no_recent,
  * the counts, the budget (csr_set_cache_budget cannot fail, so the budget needs no allocation)
  * and the release callback. What only some tables need is made on demand: the caches'
  * bookkeeping (`caches`, with the memory the caches take, a diff held outside the budget),
- * the custom predicates (`preds`); the tombstones are counted by Judy (see "bindings"), and
- * the state caches a call pins carry their own flag. */
+ * the custom predicates (`preds`); the state caches a call pins carry their own flag. The
+ * tombstones' count takes the padding after `busy`: 16 bits, saturated (see "bindings"). */
 struct csr_table {
     Pvoid_t bindings;
     uintptr_t *slots; /* slot -> binding; a free slot: the next free one (see slot_binding) */
@@ -302,12 +304,17 @@ struct csr_table {
     uint32_t pool_live;     /* the places in use */
     uint32_t rules;         /* at most MAX_RULES: csr_set refuses a rule more */
     bool busy;              /* inside a call that may run a callback */
+    uint16_t tombstones;    /* the index's tombstones; TOMBSTONES_SATURATED: at least that many,
+                               ask Judy (tombstone_count, rules.c) */
 };
 /* Every control has one: with malloc's 8-byte header, 136 bytes take a chunk of 144 (200 took
  * one of 208). A chunk of 128 (120 bytes) would take 16 more out, and what is left is used by
  * every bound table or must not need an allocation: the budget (csr_set_cache_budget cannot
  * fail), the rest on the path of csr_set. */
 _Static_assert(sizeof(struct csr_table) <= 136, "a table fits malloc's 144-byte chunk");
+
+/* `tombstones` at its limit: the count is no longer kept, JudyLCount gives it. */
+#define TOMBSTONES_SATURATED UINT16_MAX
 
 /* The most rules a table holds: `rules` counts them in 32 bits (a rule takes 24 bytes, so 96 GiB
  * of them), and csr_set checks before it adds one. */

@@ -205,7 +205,9 @@ static csr_status new_binding(csr_table *t, Word_t key, PPvoid_t tombstone, bind
     b->capacity = 1;
     JError_t error;
     PPvoid_t p = tombstone;
-    if (p == NULL && (p = JudyLIns(&t->bindings, key, &error)) == PPJERR) {
+    if (p != NULL) {
+        if (t->tombstones < TOMBSTONES_SATURATED) t->tombstones--; /* exact, so at least 1 */
+    } else if ((p = JudyLIns(&t->bindings, key, &error)) == PPJERR) {
         pool_give(t, b);
         return judy_status(&error);
     }
@@ -231,13 +233,19 @@ static void free_binding(csr_table *t, binding *b) {
     release_binding_memory(t, b);
 }
 
-/* The index's tombstones: its keys beyond the live bindings. JudyLCount over every key reads the
- * population Judy keeps: about 50 instructions whatever the count (callgrind, 1 to 100,000
- * keys), once per binding removed. 0 if Judy fails, which only skips a compaction. */
-static size_t tombstone_count(const csr_table *t) {
+/* The index's tombstones: `tombstones` while it is exact; once saturated, the index's keys beyond
+ * the live bindings. JudyLCount over every key reads the population Judy keeps: about 50
+ * instructions whatever the count (callgrind, 1 to 100,000 keys), once per binding removed while
+ * saturated; a count below the limit is stored again. 0 if Judy fails, which only skips a
+ * compaction. */
+static size_t tombstone_count(csr_table *t) {
+    if (t->tombstones < TOMBSTONES_SATURATED) return t->tombstones;
     JError_t error;
     Word_t keys = JudyLCount(t->bindings, 0, ~(Word_t)0, &error);
-    return keys > t->binding_count ? (size_t)(keys - t->binding_count) : 0;
+    if (keys <= t->binding_count) return 0; /* saturated with none left (reused), or Judy failed */
+    size_t tombstones = (size_t)(keys - t->binding_count);
+    if (tombstones < TOMBSTONES_SATURATED) t->tombstones = (uint16_t)tombstones;
+    return tombstones;
 }
 
 /* Rebuilds the index without tombstones once they outnumber live bindings. Optional: on any
@@ -264,6 +272,7 @@ static void compact(csr_table *t) {
     JudyLFreeArray(dropped, &error); /* freeing never allocates */
     if (status != CSR_OK) return;
     t->bindings = fresh;
+    t->tombstones = 0;
 }
 
 /* Replaces the binding at `key` with a tombstone, then frees it; then compacts the index and
@@ -274,6 +283,7 @@ static csr_status delete_binding(csr_table *t, Word_t key, binding *b) {
     PPvoid_t p = JudyLGet(t->bindings, key, &error);
     if (p == NULL || p == PPJERR) return CSR_ERR_JUDY;
     *p = NULL; /* a tombstone */
+    if (t->tombstones < TOMBSTONES_SATURATED) t->tombstones++;
     free_binding(t, b);
     compact(t);
     pool_compact(t);
@@ -449,6 +459,7 @@ CSR_PRIVATE void remove_all(csr_table *t) {
     JError_t error;
     JudyLFreeArray(&t->bindings, &error);
     t->bindings = NULL;
+    t->tombstones = 0;
     t->slot_count = 0;
     t->free_slot = FREE_SLOTS_END;
     free_scratch(t);

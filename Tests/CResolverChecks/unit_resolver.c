@@ -9,6 +9,9 @@
  *     the tombstones of its removals), the predicates with a custom rule, the caches'
  *     bookkeeping with a diff held outside the budget, all freed again;
  *   - the wrap of the binding version clock, and of a binding's rule sequence;
+ *   - the tombstones' count: exact (a reused tombstone decrements it) and the compactions it
+ *     triggers; saturated at 65,535 with more bindings live, then exact again when Judy counts
+ *     fewer, and compaction at the same point as with an exact count;
  *   - the free slots, a list threaded through the slot array: reused newest first, then new
  *     ones, and every slot's binding found again;
  *   - 1M distinct states of one binding within the cache budget, and a csr_set afterwards that
@@ -194,6 +197,83 @@ static void test_pool_of_one_rule_bindings(void) {
     CHECK(csr_set(t, 1, 1, &d, 1, NULL) == CSR_OK && resolve(t, 1, 1, 1) == 1);
     csr_table_destroy(t);
     CHECK(mallocs - frees == live); /* everything freed */
+}
+
+/* The index's keys, tombstones included. */
+static Word_t index_keys(const csr_table *t) { return JudyLCount(t->bindings, 0, ~(Word_t)0, NULL); }
+
+/* Removals leave tombstones, counted exactly: the index is compacted when they are at least 64
+ * and at least the live bindings, or when none is live, and a new binding on a tombstone's key
+ * takes it. */
+static void test_tombstones_exact(void) {
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    csr_descriptor d = plain(CSR_CONTAINING, 1, 1);
+    for (uint32_t target = 1; target <= 200; target++) CHECK(csr_set(t, target, 1, &d, target, NULL) == CSR_OK);
+    for (uint32_t target = 1; target <= 99; target++) CHECK(csr_remove_binding(t, target, 1) == CSR_OK);
+    CHECK(t->tombstones == 99 && index_keys(t) == 200 && t->binding_count == 101);
+    CHECK(csr_set(t, 1, 1, &d, 1, NULL) == CSR_OK && t->tombstones == 98 && index_keys(t) == 200);
+    CHECK(csr_remove_binding(t, 1, 1) == CSR_OK && t->tombstones == 99);
+    /* 100 tombstones, 100 live: compacted. */
+    Word_t used = JudyLMemUsed(t->bindings);
+    CHECK(csr_remove_binding(t, 100, 1) == CSR_OK);
+    CHECK(t->tombstones == 0 && index_keys(t) == 100 && JudyLMemUsed(t->bindings) < used);
+    /* Fewer than 64 are kept even when they outnumber the live bindings: 63 against 37. */
+    for (uint32_t target = 101; target <= 163; target++) CHECK(csr_remove_binding(t, target, 1) == CSR_OK);
+    CHECK(t->tombstones == 63 && index_keys(t) == 100);
+    CHECK(csr_remove_binding(t, 164, 1) == CSR_OK && t->tombstones == 0 && index_keys(t) == 36);
+    /* The last live binding removed: compacted whatever the count, into an empty index. */
+    for (uint32_t target = 165; target < 200; target++) CHECK(csr_remove_binding(t, target, 1) == CSR_OK);
+    CHECK(t->tombstones == 35 && index_keys(t) == 36);
+    CHECK(csr_remove_binding(t, 200, 1) == CSR_OK && t->tombstones == 0 && t->bindings == NULL);
+    /* csr_remove_all drops them with the index. */
+    for (uint32_t target = 1; target <= 3; target++) CHECK(csr_set(t, target, 1, &d, target, NULL) == CSR_OK);
+    CHECK(csr_remove_binding(t, 2, 1) == CSR_OK && t->tombstones == 1);
+    csr_remove_all(t);
+    CHECK(t->tombstones == 0 && t->bindings == NULL);
+    CHECK(csr_set(t, 2, 1, &d, 2, NULL) == CSR_OK && t->tombstones == 0 && resolve(t, 2, 1, 1) == 2);
+    csr_table_destroy(t);
+}
+
+/* Past 65,534 tombstones the count saturates: removals ask Judy, a reused tombstone leaves it
+ * alone, the count is stored again once Judy's is below the limit, and compaction comes when it
+ * would with an exact count. 140,000 bindings, so that the live ones stay the more. */
+static void test_tombstones_saturated(void) {
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    csr_descriptor d = plain(CSR_CONTAINING, 1, 1);
+    const uint32_t n = 140000;
+    for (uint32_t target = 1; target <= n; target++) CHECK(csr_set(t, target, 1, &d, target, NULL) == CSR_OK);
+    uint32_t target = 1;
+    for (; target < TOMBSTONES_SATURATED; target++) CHECK(csr_remove_binding(t, target, 1) == CSR_OK);
+    CHECK(t->tombstones == TOMBSTONES_SATURATED - 1 && index_keys(t) == n);
+    CHECK(csr_remove_binding(t, target++, 1) == CSR_OK && t->tombstones == TOMBSTONES_SATURATED);
+    for (; target < 70000; target++) CHECK(csr_remove_binding(t, target, 1) == CSR_OK);
+    /* 69,999 tombstones, 70,001 live: not compacted; Judy's count is above the limit, not stored. */
+    CHECK(t->tombstones == TOMBSTONES_SATURATED && index_keys(t) == n && t->binding_count == 70001);
+    CHECK(tombstone_count(t) == 69999 && t->tombstones == TOMBSTONES_SATURATED);
+    /* 5,000 of them reused: the saturated count stays; Judy's, 64,999, is stored again. */
+    for (uint32_t reused = 1; reused <= 5000; reused++) CHECK(csr_set(t, reused, 1, &d, reused, NULL) == CSR_OK);
+    CHECK(t->tombstones == TOMBSTONES_SATURATED && index_keys(t) == n && t->binding_count == 75001);
+    CHECK(tombstone_count(t) == 64999 && t->tombstones == 64999);
+    /* Saturated again after 536 removals (65,535 against 74,465); 70,000 against 70,000 after
+     * 5,001: compacted then, and not before. */
+    for (uint32_t removed = 1; removed <= 5001; removed++, target++) {
+        CHECK(index_keys(t) == n);
+        CHECK(csr_remove_binding(t, target, 1) == CSR_OK);
+        if (removed == 536) CHECK(t->tombstones == TOMBSTONES_SATURATED);
+    }
+    CHECK(t->tombstones == 0 && index_keys(t) == 70000 && t->binding_count == 70000);
+    CHECK(csr_remove_binding(t, target, 1) == CSR_OK && t->tombstones == 1 && index_keys(t) == 70000);
+    CHECK(resolve(t, 1, 1, 1) == 1 && resolve(t, 5001, 1, 1) == CSR_NO_VALUE);
+    CHECK(resolve(t, target, 1, 1) == CSR_NO_VALUE && resolve(t, n, 1, 1) == n);
+    /* Saturated with every tombstone reused (65,535 removals, as many new bindings on their
+     * keys): none, and the count stays until a removal finds one. */
+    CHECK(csr_set(t, target, 1, &d, 1, NULL) == CSR_OK && t->tombstones == 0);
+    t->tombstones = TOMBSTONES_SATURATED;
+    CHECK(tombstone_count(t) == 0 && t->tombstones == TOMBSTONES_SATURATED);
+    CHECK(csr_remove_binding(t, target, 1) == CSR_OK && t->tombstones == 1);
+    csr_table_destroy(t);
 }
 
 static void test_binding_and_rules_in_one_allocation(void) {
@@ -478,13 +558,13 @@ static void test_cold_storage_on_demand(void) {
     CHECK(csr_set_cache_budget(t, 0) == CSR_OK && mallocs == allocated);
     csr_get_stats(t, &s);
     CHECK(s.cache_budget == 0 && s.rule_bytes == held + JudyLMemUsed(t->bindings));
-    /* A removal leaves a tombstone, counted by Judy: no storage for it. */
+    /* A removal leaves a tombstone, counted in the table's padding: no storage for it. */
     csr_descriptor d = plain(CSR_CONTAINING, 2, 0);
     CHECK(csr_set(t, 2, 1, &d, 8, NULL) == CSR_OK); /* the second place of the slots and the pool */
     allocated = mallocs;
     size_t freed = frees;
     CHECK(csr_remove_binding(t, 2, 1) == CSR_OK && mallocs == allocated && frees == freed);
-    CHECK(tombstone_count(t) == 1 && t->binding_count == 1);
+    CHECK(t->tombstones == 1 && tombstone_count(t) == 1 && t->binding_count == 1);
     csr_get_stats(t, &s);
     CHECK(s.rule_bytes == held + JudyLMemUsed(t->bindings) && t->caches == NO_CACHES);
     CHECK(csr_set(t, 2, 1, &d, 9, NULL) == CSR_OK && tombstone_count(t) == 0); /* reused */
@@ -750,6 +830,8 @@ int main(void) {
     test_capacity_overflow();
     test_binding_and_rules_in_one_allocation();
     test_pool_of_one_rule_bindings();
+    test_tombstones_exact();
+    test_tombstones_saturated();
     test_version_clock_wraps();
     test_rule_sequences_wrap();
     test_free_slots_are_a_list_in_the_slot_array();
