@@ -46,20 +46,26 @@ struct BindingStore {
     /// - Complexity: O(*k*) in the target's bindings.
     subscript(key: UInt64) -> Binding? {
         @inline(never) get {
-            let index = Int(key >> 32) - 1
-            guard byTarget.indices.contains(index) else { return nil }
+            guard let index = index(ofTarget: UInt32(key >> 32)) else { return nil }
             return byTarget[index].binding(UInt32(truncatingIfNeeded: key))
         }
     }
 
     /// The bindings of target id `target`, by key path id.
     func bindings(ofTarget target: UInt32) -> [Binding] {
-        byTarget.indices.contains(Int(target) - 1) ? byTarget[Int(target) - 1].sorted : []
+        index(ofTarget: target).map { byTarget[$0].sorted } ?? []
     }
 
     /// Whether target id `target` has a binding.
     func hasBindings(ofTarget target: UInt32) -> Bool {
-        byTarget.indices.contains(Int(target) - 1) && !byTarget[Int(target) - 1].isEmpty
+        index(ofTarget: target).map { !byTarget[$0].isEmpty } ?? false
+    }
+
+    /// The index in ``byTarget`` of target id `target`; nil for an id above any bound.
+    @inline(__always)
+    private func index(ofTarget target: UInt32) -> Int? {
+        let index = Int(target) - 1
+        return byTarget.indices.contains(index) ? index : nil
     }
 
     /// Adds `binding`, whose key is not held (not indexed by slot until ``index(_:at:)``).
@@ -102,8 +108,9 @@ struct BindingStore {
     /// binding is kept in ``retired``, as the apply may be writing it.
     @discardableResult
     mutating func remove(_ key: UInt64, retiring: Bool) -> Binding? {
-        let index = Int(key >> 32) - 1
-        guard byTarget.indices.contains(index), let binding = byTarget[index].remove(UInt32(truncatingIfNeeded: key)) else { return nil }
+        guard let index = index(ofTarget: UInt32(key >> 32)), let binding = byTarget[index].remove(UInt32(truncatingIfNeeded: key)) else {
+            return nil
+        }
         count -= 1
         if isIndexed(binding) { bySlot[Int(binding.slot)] = nil }
         if retiring { retired.append(binding) }
