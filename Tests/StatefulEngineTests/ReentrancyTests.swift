@@ -137,12 +137,7 @@ struct ReentrancyTests {
     /// while an apply reads its diff in place: the rest of the apply still writes the right
     /// values (ASan checks the memory).
     @Test func settersThatEvictCachesDuringAnApply() throws {
-        let resolver = StateResolver()
-        let first = Target(), others = (0..<20).map { _ in Target() }
-        try resolver.setValue("A", for: \.a, of: first, when: .containing(.selected))
-        for (index, target) in others.enumerated() {
-            try resolver.setValue("B\(index)", for: \.b, of: target, when: .containing(.selected))
-        }
+        let (resolver, first, others) = try Self.firstAndTwentyOthersBoundWhenSelected()
         resolver.cacheBudget = 8_192
         first.onA = { _ in
             for bits in 0..<2_000 { _ = resolver.value(for: \.b, of: others[bits % 20], in: ControlState(rawValue: UInt(bits) << 8)) }
@@ -160,12 +155,7 @@ struct ReentrancyTests {
     /// the apply still writes the right values, and later changes diff again (ASan checks the
     /// memory).
     @Test func aSetterThatReleasesTheCachesDuringAnApply() throws {
-        let resolver = StateResolver()
-        let first = Target(), others = (0..<20).map { _ in Target() }
-        try resolver.setValue("A", for: \.a, of: first, when: .containing(.selected))
-        for (index, target) in others.enumerated() {
-            try resolver.setValue("B\(index)", for: \.b, of: target, when: .containing(.selected))
-        }
+        let (resolver, first, others) = try Self.firstAndTwentyOthersBoundWhenSelected()
         var releases = 0
         first.onA = { _ in
             resolver.releaseCaches()
@@ -275,6 +265,18 @@ struct ReentrancyTests {
         #expect(
             stderr.contains(
                 "StateResolver.removeAllValues() called from a custom predicate; a predicate must be a pure function of the state"))
+    }
+
+    /// A resolver binding `a` of one target to "A" and `b` of twenty others to "B0" … "B19",
+    /// each when selected: the setters of an apply that writes 21 values.
+    static func firstAndTwentyOthersBoundWhenSelected() throws -> (StateResolver, first: Target, others: [Target]) {
+        let resolver = StateResolver()
+        let first = Target(), others = (0..<20).map { _ in Target() }
+        try resolver.setValue("A", for: \.a, of: first, when: .containing(.selected))
+        for (index, target) in others.enumerated() {
+            try resolver.setValue("B\(index)", for: \.b, of: target, when: .containing(.selected))
+        }
+        return (resolver, first, others)
     }
 
     /// In an exit test's child: binds a value whose custom predicate calls `callBack` on its
