@@ -104,7 +104,7 @@ open class Control: View, Observable {
     /// first read through an observable getter (see ``observationRegistrar``).
     @exclusivity(unchecked) private var registrar: ObservationRegistrar?
     @exclusivity(unchecked) var observation = ObservationState()
-    let resolver = StateResolver()
+    let resolver = StateResolver(sharingRules: true)
     /// The custom states registered with `register(_:for:inverted:named:)` and
     /// ``StateConfigurable/register(_:named:when:)``.
     @exclusivity(unchecked) var registeredStates = RegisteredStates()

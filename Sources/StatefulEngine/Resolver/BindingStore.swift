@@ -86,6 +86,19 @@ struct BindingStore {
         bySlot[Int(slot)] = Unmanaged.passUnretained(binding)
     }
 
+    /// Indexes every binding again, at the slot `slot(of:)` gives (nil: its pair has no slot,
+    /// it is not indexed): for a resolver that moved to another table.
+    ///
+    /// - Complexity: O(*n*) in the bindings.
+    mutating func reindex(_ slot: (Binding) -> UInt32?) {
+        bySlot.removeAll(keepingCapacity: true)
+        for targetBindings in byTarget {
+            for binding in targetBindings.sorted {
+                if let slot = slot(binding) { index(binding, at: slot) }
+            }
+        }
+    }
+
     /// The binding indexed at `slot`, unretained: the binding of the table's pair in that slot
     /// (see above); nil for a slot never indexed or out of range (a change without slot): look
     /// the key up with ``subscript(_:)``.

@@ -62,6 +62,7 @@ extension StateResolver {
     @inline(__always)
     private func finishApplying() {
         applying.isApplying = false
+        if rules.diffReader === self { rules.diffReader = nil }
         if !bindings.retired.isEmpty || slab.hasReleased { releaseAfterApplying() }
     }
 
@@ -112,8 +113,14 @@ extension StateResolver {
     func beginChanges(from: ControlState, to: ControlState) throws(ResolverError) {
         var pointer: UnsafePointer<csr_change>?
         var count = 0
+        // On shared rules, another resolver's apply may be reading the diff this one frees.
+        if let reader = rules.diffReader, reader !== self { reader.applying.pending.detach() }
         let status = evaluating { csr_diff(table, tableState(from), tableState(to), &pointer, &count) }
-        if status == CSR_OK { return applying.pending.begin(UnsafeBufferPointer(start: pointer, count: count)) }
+        if status == CSR_OK {
+            rules.diffReader = self
+            return applying.pending.begin(UnsafeBufferPointer(start: pointer, count: count))
+        }
+        rules.diffReader = nil
         guard status == CSR_ERR_NOMEM else { throw .corrupted }
         applying.pending.begin(
             owning: bindings.sortedKeys.compactMap { key in

@@ -59,7 +59,7 @@ extension StateResolver {
     ///   before (by an apply or by this call); O(*n*) in the bound properties the first time.
     public func changedProperties(from old: ControlState, to new: ControlState) throws(ResolverError) -> [BoundProperty] {
         checkNotEvaluating("changedProperties(from:to:)")
-        if applying.isApplying { applying.pending.detach() }  // a new diff may free the one an apply is reading
+        detachDiffReader()  // a new diff may free the one an apply is reading
         var pointer: UnsafePointer<csr_change>?
         var count = 0
         try ResolverError.check(evaluating { csr_diff(table, tableState(old), tableState(new), &pointer, &count) })

@@ -45,7 +45,8 @@ extension StateResolver {
         return c
     }
 
-    private static func cDescriptor(_ d: StateDescriptor) -> csr_descriptor {
+    /// The C descriptor of `d`; a custom one with the trampoline and no predicate yet.
+    static func cDescriptor(_ d: StateDescriptor) -> csr_descriptor {
         var c = csr_descriptor(
             mode: CSR_EXACTLY, mask: UInt64(d.state.rawValue), priority: d.priority,
             predicate: nil, predicate_context: nil, predicate_id: 0)

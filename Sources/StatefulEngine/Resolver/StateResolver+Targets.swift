@@ -37,7 +37,8 @@ extension StateResolver {
     /// Drops the rules of a target that was deallocated.
     func purge(_ bound: BoundTarget) {
         guard targets.contains(bound) else { return }
-        applying.pending.detach()
+        makeRulesPrivate()
+        detachDiffReader()
         Self.expectSuccess(csr_remove_target(table, bound.id))
         for binding in bindings.bindings(ofTarget: bound.id) { bindings.remove(binding.key, retiring: applying.isApplying) }
         targets.remove(bound)

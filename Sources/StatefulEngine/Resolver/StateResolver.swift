@@ -37,17 +37,27 @@ internal import CStateResolver
 /// handlers may call back into the resolver (see ``apply(_:)``); a custom predicate may not
 /// (the program stops with a message).
 public final class StateResolver {
-    let table: OpaquePointer
+    /// The rules: the C table and the values of its rules, this resolver's own or shared with
+    /// resolvers that made the same binds (see ``RuleTable``).
+    @exclusivity(unchecked) var rules: RuleTable
+    var table: OpaquePointer { rules.table }
     // The parts, one concern each (a value of its own type, a file of its own), accessed in
     // place: unchecked, as a resolver is used from one isolation domain at a time and no access
     // to a part lasts across user code (setters, deinits and predicates run between accesses)
     // or a call into the table (whose release callback changes the slab).
-    @exclusivity(unchecked) var slab = ValueSlab()
+    var slab: ValueSlab {
+        _read { yield rules.slab }
+        _modify { yield &rules.slab }
+    }
     @exclusivity(unchecked) var targets = TargetRegistry()
     @exclusivity(unchecked) var keyPaths = KeyPathIDs()
     @exclusivity(unchecked) var predicateNames = PredicateNames()
     @exclusivity(unchecked) var bindings = BindingStore()
     @exclusivity(unchecked) @usableFromInline var applying: ApplyState
+    /// Whether the resolver shares its rules with those that made the same binds (see
+    /// ``RuleTable``): it starts on the shared empty table, and returns to it when every value
+    /// is removed. (Last: in the room malloc's rounding leaves.)
+    let sharesRules: Bool
 
     /// The number of custom descriptor names some rule uses.
     var customNameCount: Int { predicateNames.count }
@@ -64,38 +74,18 @@ public final class StateResolver {
 
     /// Creates an empty resolver whose values count as applied for `state`.
     public init(state: ControlState = .normal) {
-        var table: OpaquePointer?
-        guard csr_table_create(&table, nil, nil) == CSR_OK, let table else {
-            resourceExhausted("StateResolver cannot create its rule table: out of memory")
-        }
-        self.table = table
-        self.applying = ApplyState(applied: state)
-        // The table calls this mid-mutation: values are only parked in the slab, and released
-        // (their deinits run) once the C call has returned, by `drainReleased()`. Unretained:
-        // the resolver owns the table.
-        let status = csr_set_release(
-            table,
-            { value, predicateContext, context in
-                Unmanaged<StateResolver>.fromOpaque(context!).takeUnretainedValue().slab.releaseRule(
-                    value, predicateContext: predicateContext)
-            }, Unmanaged.passUnretained(self).toOpaque())
-        Self.expectSuccess(status)
+        rules = RuleTable(history: nil)
+        applying = ApplyState(applied: state)
+        sharesRules = false
     }
 
-    /// Destroys the table, taking its values back at once (not one by one through the slab's
-    /// free list), and releases them.
-    deinit { ValueSlab.release(removingAllValues { csr_table_destroy(table) }) }
-
-    /// The values of every rule, taken back at once after `removeRules` made the table let go of
-    /// all of them (its calls back then release their predicates only), for the caller to
-    /// release once the resolver is consistent (their deinits may call back).
-    ///
-    /// - Complexity: O(1), plus `removeRules`.
-    private func removingAllValues(_ removeRules: () -> Void) -> [ValueSlab.Entry] {
-        slab.isRemovingAll = true
-        removeRules()
-        slab.isRemovingAll = false
-        return slab.removeAll()
+    /// Creates an empty resolver whose values count as applied for `state` and that shares its
+    /// rules with the resolvers that made the same binds (see ``RuleTable``): for resolvers
+    /// used on the main actor only, as a control's.
+    package init(state: ControlState = .normal, sharingRules: Bool) {
+        rules = sharingRules ? RuleTable.empty : RuleTable(history: nil)
+        applying = ApplyState(applied: state)
+        sharesRules = sharingRules
     }
 
     // MARK: Binding values
@@ -176,12 +166,21 @@ public final class StateResolver {
         _ box: AnyValueBox?, inline bits: UInt64, when descriptor: StateDescriptor, to bound: BoundTarget,
         _ keyPathID: UInt32
     ) throws(ResolverError) -> UInt32 {
+        let (found, bind) = prepareToAdd(Self.cDescriptor(descriptor), box, inline: bits, to: bound.id, keyPathID)
+        var slot: UInt32 = 0
+        if found {
+            Self.expectSuccess(csr_slot(table, bound.id, keyPathID, &slot))
+            return slot
+        }
         let handle = try slab.insert(box, inline: bits)
         var cDescriptor = self.cDescriptor(forSetting: descriptor)
-        applying.pending.detach()
-        var slot: UInt32 = 0
+        detachDiffReader()
         let status = csr_set(table, bound.id, keyPathID, &cDescriptor, handle, &slot)
-        guard status != CSR_OK else { return slot }
+        guard status != CSR_OK else {
+            rules.record(bind)
+            return slot
+        }
+        rules.makePrivate()  // the table's handles no longer follow its binds
         slab.releaseRule(handle, predicateContext: cDescriptor.predicate_context)
         drainReleased()
         try ResolverError.check(status)
@@ -201,7 +200,8 @@ public final class StateResolver {
         checkNotEvaluating("removeValue(for:of:when:)")
         // A custom name no rule uses cannot match a rule (and is not remembered).
         guard let binding = binding(keyPath, of: target), var cDescriptor = existingCDescriptor(descriptor) else { return false }
-        applying.pending.detach()
+        makeRulesPrivate()
+        detachDiffReader()
         let status = csr_remove(table, binding.target.id, binding.keyPathID, &cDescriptor)
         Self.expectSuccess(status)
         guard status == CSR_OK else { return false }
@@ -220,7 +220,10 @@ public final class StateResolver {
     ) {
         checkNotEvaluating("removeValues(for:of:)")
         guard let binding = binding(keyPath, of: target) else { return }
-        remove([binding]) { Self.expectSuccess(csr_remove_binding(table, binding.target.id, binding.keyPathID)) }
+        remove([binding]) {
+            makeRulesPrivate()
+            Self.expectSuccess(csr_remove_binding(table, binding.target.id, binding.keyPathID))
+        }
     }
 
     /// Removes every value bound to any key path of `target`, writing defaults back in the
@@ -231,6 +234,7 @@ public final class StateResolver {
         checkNotEvaluating("removeValues(of:)")
         guard let bound = existingTarget(target) else { return }
         remove(bindings.bindings(ofTarget: bound.id)) {
+            makeRulesPrivate()
             Self.expectSuccess(csr_remove_target(table, bound.id))
         }
     }
@@ -242,7 +246,8 @@ public final class StateResolver {
         checkNotEvaluating("removeAllValues()")
         var values: [ValueSlab.Entry] = []
         remove([]) {
-            values = removingAllValues { csr_remove_all(table) }
+            // A resolver that shares its rules moves to the shared empty table, and shares again.
+            if sharesRules { moveToEmptyRules() } else { values = rules.removingAllValues { csr_remove_all(table) } }
             applying.sensitiveBits = 0
         }
         ValueSlab.release(values)  // their deinits may call back
@@ -262,7 +267,7 @@ public final class StateResolver {
 
     /// Removes bindings through `removeRules`, then settles them in first-bind order.
     private func remove(_ removed: [Binding], removeRules: () -> Void) {
-        applying.pending.detach()
+        detachDiffReader()
         removeRules()
         applying.mutationCount &+= 1
         drainReleased()
@@ -318,8 +323,10 @@ public final class StateResolver {
         get { Int(stats.cache_budget) }
         set {
             guard newValue >= 0 else { misuse("StateResolver.cacheBudget set to \(newValue); a budget is a number of bytes, 0 or more") }
-            applying.pending.detach()  // the diff an apply is reading may be evicted
+            makeRulesPrivate()  // the budget of its own caches
+            detachDiffReader()  // the diff an apply is reading may be evicted
             Self.expectSuccess(csr_set_cache_budget(table, newValue))
+            drainReleased()
         }
     }
 
@@ -335,7 +342,7 @@ public final class StateResolver {
     /// - Complexity: O(cached states and diffs).
     public func releaseCaches() {
         checkNotEvaluating("releaseCaches()")
-        applying.pending.detach()  // the diff an apply is reading is freed
+        detachDiffReader()  // the diff an apply is reading is freed
         csr_release_cache(table)
     }
 

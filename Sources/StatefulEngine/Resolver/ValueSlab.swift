@@ -12,6 +12,8 @@ package class AnyValueBox {
     /// Whether the values of two boxes of one type are equal: nil when the type is not
     /// `Equatable` (checked at run time) or the boxes hold different types.
     func isEqual(to other: AnyValueBox) -> Bool? { internalInconsistency("AnyValueBox is abstract") }
+    /// The value's hash when its type is `Hashable` (checked at run time), else nil.
+    var hashOfValue: Int? { internalInconsistency("AnyValueBox is abstract") }
 }
 
 /// A value boxed with its static type, so a setter unboxes it without a dynamic cast.
@@ -30,6 +32,7 @@ package final class ValueBox<Value>: AnyValueBox {
 
     override var anyValue: Any { value }
 
+    override var hashOfValue: Int? { (value as? any Hashable)?.hashValue }
     override func isEqual(to other: AnyValueBox) -> Bool? {
         guard let other = other as? ValueBox<Value>, let type = Value.self as? any Equatable.Type else { return nil }
         return areEqual(type, value, other.value)

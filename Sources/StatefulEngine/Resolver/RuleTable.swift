@@ -1,0 +1,199 @@
+// A resolver's rules: the C table and the values of its rules, which resolvers that made the
+// same binds share, and the process's registry that finds a table by the binds that made it.
+
+internal import CStateResolver
+
+/// A C rule table (Judy-backed, see `CStateResolver`) and the values of its rules
+/// (``ValueSlab``): the rules of one resolver, or of every resolver that made the same binds.
+///
+/// A resolver that shares its rules (a control's: see ``StateResolver/init(state:sharingRules:)``)
+/// starts on the shared empty table. At each bind it asks the process for the table that the
+/// binds so far, this one last, make (its ``BindHistory``): when another resolver holds one,
+/// it moves to it; otherwise it binds in its own table — a copy, first, when other resolvers
+/// hold the one it is on — and registers the result. The same binds, from an empty table,
+/// give each (target, key path) pair the same slot and each value the same handle and version,
+/// so a resolver that moves keeps its bindings as they are.
+///
+/// Only some binds are shared: those whose value can be compared (an inline value, or a
+/// `Hashable` one in a box) without a custom predicate, up to ``maximumSharedBinds``. Any other
+/// bind, and any other change to the rules (a removal, a purge, a cache budget), makes the
+/// resolver's table its own until every value is removed, which moves it back to the shared
+/// empty table. Caches are shared with the rules: a diff one control
+/// computed serves every control on the table, and ``StateResolver/releaseCaches()`` releases
+/// them for all.
+///
+/// Sharing is for resolvers used from one isolation domain, as a control's are (the main
+/// actor): a shared table's caches change as any of its resolvers resolves.
+final class RuleTable {
+    let table: OpaquePointer
+    /// The values of the rules, accessed in place (see ``StateResolver``).
+    @exclusivity(unchecked) var slab = ValueSlab()
+    /// The binds that made the table while it can be shared; nil once it is a resolver's own.
+    private(set) var history: BindHistory?
+    /// The resolver whose apply reads the table's last diff in place, if one does: the diff
+    /// another resolver's next `csr_diff` (or a cache release) may free, so that one detaches
+    /// it first (see ``StateResolver/detachDiffReader()``). Cleared when the apply ends or
+    /// detaches.
+    unowned(unsafe) var diffReader: StateResolver?
+
+    /// The most binds a shared table is made of: a resolver that binds more has a table of its
+    /// own, whose binds are not recorded (a control with a thousand bindings is one of a kind).
+    static var maximumSharedBinds: Int { 16 }
+
+    /// A new empty table, private (`history` nil) or shareable.
+    ///
+    /// Stops the program when there is no memory for the table, as a failed allocation does.
+    init(history: BindHistory?) {
+        var table: OpaquePointer?
+        guard csr_table_create(&table, nil, nil) == CSR_OK, let table else {
+            resourceExhausted("StateResolver cannot create its rule table: out of memory")
+        }
+        self.table = table
+        self.history = history
+        // The table calls this mid-mutation: values are only parked in the slab, and released
+        // (their deinits run) by the resolver's drain once the C call has returned. Unretained:
+        // the object owns the table.
+        let status = csr_set_release(
+            table,
+            { value, predicateContext, context in
+                Unmanaged<RuleTable>.fromOpaque(context!).takeUnretainedValue().slab.releaseRule(
+                    value, predicateContext: predicateContext)
+            }, Unmanaged.passUnretained(self).toOpaque())
+        StateResolver.expectSuccess(status)
+    }
+
+    /// Destroys the table, taking its values back at once (not one by one through the slab's
+    /// free list), and releases them; forgets the table's entry in the registry.
+    deinit {
+        if let history { Self.registry.withLock { if $0[history]?.table == nil { $0[history] = nil } } }
+        ValueSlab.release(removingAllValues { csr_table_destroy(table) })
+    }
+
+    /// The values of every rule, taken back at once after `removeRules` made the table let go of
+    /// all of them (its calls back then release their predicates only), for the caller to
+    /// release once its resolver is consistent (their deinits may call back).
+    ///
+    /// - Complexity: O(1), plus `removeRules`.
+    func removingAllValues(_ removeRules: () -> Void) -> [ValueSlab.Entry] {
+        slab.isRemovingAll = true
+        removeRules()
+        slab.isRemovingAll = false
+        return slab.removeAll()
+    }
+
+    // MARK: Sharing
+
+    /// The shared empty table every sharing resolver starts on (held for the process's life).
+    nonisolated(unsafe) static let empty = RuleTable(history: BindHistory())
+
+    /// The shareable tables alive, by the binds that made them. Weak: a table lives as long as
+    /// a resolver is on it. Locked: a table may be released on any thread.
+    private static let registry = Locked<[BindHistory: WeakTable]>([:])
+    private struct WeakTable { weak var table: RuleTable? }
+
+    /// The table made by `history`, if one is alive.
+    static func registered(_ history: BindHistory) -> RuleTable? { registry.withLock { $0[history]?.table } }
+
+    /// Records that `bind` was just made in this table (held by one resolver only): the table is
+    /// registered under its new history, or made private when the bind cannot be shared
+    /// (`bind` nil) or the history is full.
+    func record(_ bind: SharedBind?) {
+        guard let old = history else { return }
+        var new: BindHistory?
+        if let bind, old.count < Self.maximumSharedBinds { new = old.appending(bind) }
+        history = new
+        Self.registry.withLock { registry in
+            if registry[old]?.table === self { registry[old] = nil }
+            // A table made by the same binds was registered since the resolver looked (another
+            // thread's): the first is kept, this one stays unregistered but shareable.
+            if let new, registry[new]?.table == nil { registry[new] = WeakTable(table: self) }
+        }
+    }
+
+    /// Makes the table private: its resolver changes it other than by a shared bind.
+    func makePrivate() { record(nil) }
+
+    /// A table made by this one's binds, again, for a resolver that changes a table others
+    /// hold: the same slots, handles and versions; private if `keepsHistory` is false (the
+    /// caller changes it by other than a shared bind), else shareable and not registered yet.
+    ///
+    /// Stops the program when there is no memory, as a failed allocation does.
+    func copy(keepsHistory: Bool) -> RuleTable {
+        guard let history else { internalInconsistency("RuleTable: a private table copied") }
+        let copy = RuleTable(history: nil)
+        for bind in history.binds {
+            do {
+                let handle = try copy.slab.insert(bind.box, inline: bind.bits)
+                var descriptor = bind.descriptor
+                let status = csr_set(copy.table, bind.target, bind.keyPath, &descriptor, handle, nil)
+                if status == CSR_ERR_NOMEM { throw ResolverError.outOfMemory }
+                StateResolver.expectSuccess(status)
+            } catch {
+                resourceExhausted("StateResolver cannot copy its shared rule table: \(error)")
+            }
+        }
+        if keepsHistory { copy.history = history }
+        return copy
+    }
+}
+
+/// A bind a shared table records: the rule's (target, key path) pair, its C descriptor, and
+/// its value, compared by equality.
+struct SharedBind: Hashable {
+    let target: UInt32
+    let keyPath: UInt32
+    let descriptor: csr_descriptor
+    /// The value in its box, nil for an inline value.
+    let box: AnyValueBox?
+    /// An inline value's bytes; 0 for a boxed one.
+    let bits: UInt64
+    private let valueHash: Int
+
+    /// The bind of `box` (or inline `bits`) for `descriptor` (without predicate) to the pair;
+    /// nil when it cannot be shared: a custom descriptor, or a boxed value that is not
+    /// `Hashable`.
+    init?(target: UInt32, keyPath: UInt32, descriptor: csr_descriptor, box: AnyValueBox?, bits: UInt64) {
+        guard descriptor.predicate == nil else { return nil }
+        if let box {
+            guard let hash = box.hashOfValue else { return nil }
+            valueHash = hash
+        } else {
+            valueHash = bits.hashValue
+        }
+        (self.target, self.keyPath, self.descriptor, self.box, self.bits) = (target, keyPath, descriptor, box, bits)
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        guard
+            lhs.target == rhs.target, lhs.keyPath == rhs.keyPath, lhs.descriptor.mode == rhs.descriptor.mode,
+            lhs.descriptor.mask == rhs.descriptor.mask, lhs.descriptor.priority == rhs.descriptor.priority,
+            lhs.bits == rhs.bits, lhs.valueHash == rhs.valueHash
+        else { return false }
+        switch (lhs.box, rhs.box) {
+        case (nil, nil): return true
+        case (let a?, let b?): return a === b || a.isEqual(to: b) == true
+        default: return false
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(target)
+        hasher.combine(keyPath)
+        hasher.combine(descriptor.mode.rawValue)
+        hasher.combine(descriptor.mask)
+        hasher.combine(descriptor.priority)
+        hasher.combine(valueHash)
+    }
+}
+
+/// The binds that made a shared table, in order, from an empty one.
+struct BindHistory: Hashable {
+    private(set) var binds: [SharedBind] = []
+    var count: Int { binds.count }
+
+    func appending(_ bind: SharedBind) -> BindHistory {
+        var history = self
+        history.binds.append(bind)
+        return history
+    }
+}

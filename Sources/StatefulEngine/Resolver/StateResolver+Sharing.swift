@@ -1,0 +1,71 @@
+// How a resolver shares its rules with the resolvers that made the same binds (see RuleTable):
+// moving between tables, making its own before any other change, and the diff an apply of
+// another resolver on a shared table may be reading.
+
+internal import CStateResolver
+
+extension StateResolver {
+    /// Adds the rule of `descriptor` (its C form) binding `box` (or inline `bits`) to the pair,
+    /// in a table this resolver may change: when the rules are shared, it moves to the table
+    /// another resolver made with the same binds and this one, if there is one — and returns
+    /// true, the rule being there — or to a copy of its own. A bind that cannot be shared makes
+    /// the rules its own for good.
+    ///
+    /// - Complexity: O(1) when the rules are the resolver's own; else a registry lookup
+    ///   (hashing at most ``RuleTable/maximumSharedBinds`` binds), plus a copy of the table
+    ///   when another resolver holds it.
+    func prepareToAdd(
+        _ descriptor: csr_descriptor, _ box: AnyValueBox?, inline bits: UInt64, to target: UInt32, _ keyPathID: UInt32
+    ) -> (found: Bool, bind: SharedBind?) {
+        guard let history = rules.history else { return (false, nil) }
+        let bind =
+            history.count < RuleTable.maximumSharedBinds
+            ? SharedBind(target: target, keyPath: keyPathID, descriptor: descriptor, box: box, bits: bits) : nil
+        if let bind, let shared = RuleTable.registered(history.appending(bind)), shared !== rules {
+            move(to: shared)
+            return (true, bind)
+        }
+        if !isKnownUniquelyReferenced(&rules) { move(to: rules.copy(keepsHistory: true)) }
+        return (false, bind)
+    }
+
+    /// Makes the rules this resolver's own, for good, before it changes them other than by a
+    /// shared bind (a removal, a purge, a cache budget): a copy when other resolvers hold them.
+    ///
+    /// - Complexity: O(1) when they are its own; else a copy of at most
+    ///   ``RuleTable/maximumSharedBinds`` binds.
+    func makeRulesPrivate() {
+        guard rules.history != nil else { return }
+        if isKnownUniquelyReferenced(&rules) { rules.makePrivate() } else { move(to: rules.copy(keepsHistory: false)) }
+    }
+
+    /// Moves to the shared empty table: what removing every rule of shared rules leaves.
+    func moveToEmptyRules() { move(to: .empty) }
+
+    /// Moves to `table`, made by the binds that made the current rules (and maybe one more):
+    /// the same slots, handles and versions for the pairs both hold. The bindings are indexed
+    /// again by their slots in `table`; the table left is parked for the caller's drain (its
+    /// values' deinits may run when it goes).
+    private func move(to table: RuleTable) {
+        detachDiffReader()
+        let left = rules
+        rules = table
+        applying.mutationCount &+= 1  // a running apply's change list names the table left
+        bindings.reindex { binding in
+            var slot: UInt32 = 0
+            return csr_slot(table.table, binding.target.id, binding.keyPathID, &slot) == CSR_OK ? slot : nil
+        }
+        slab.park(left)
+    }
+
+    /// Before a call that may free the table's last diff (another diff, a mutation, a cache
+    /// release): the apply reading it in place — this resolver's, or on a shared table
+    /// another's — goes on with a copy of the changes it has not written yet.
+    func detachDiffReader() {
+        applying.pending.detach()
+        if let reader = rules.diffReader {
+            reader.applying.pending.detach()
+            rules.diffReader = nil
+        }
+    }
+}
