@@ -29,12 +29,12 @@ final class RuleTable {
     /// The values of the rules, accessed in place (see ``StateResolver``).
     @exclusivity(unchecked) var slab = ValueSlab()
     /// The binds that made the table while it can be shared; nil once it is a resolver's own.
-    private(set) var history: BindHistory?
+    @exclusivity(unchecked) private(set) var history: BindHistory?
     /// The resolver whose apply reads the table's last diff in place, if one does: the diff
     /// another resolver's next `csr_diff` (or a cache release) may free, so that one detaches
     /// it first (see ``StateResolver/detachDiffReader()``). Cleared when the apply ends or
-    /// detaches.
-    unowned(unsafe) var diffReader: StateResolver?
+    /// detaches. Unmanaged: compared and used without a retain, on the apply's path.
+    @exclusivity(unchecked) var diffReader: Unmanaged<StateResolver>?
 
     /// The most binds a shared table is made of: a resolver that binds more has a table of its
     /// own, whose binds are not recorded (a control with a thousand bindings is one of a kind).
@@ -63,11 +63,8 @@ final class RuleTable {
     }
 
     /// Destroys the table, taking its values back at once (not one by one through the slab's
-    /// free list), and releases them; forgets the table's entry in the registry.
-    deinit {
-        if let history { Self.registry.withLock { if $0[history]?.table == nil { $0[history] = nil } } }
-        ValueSlab.release(removingAllValues { csr_table_destroy(table) })
-    }
+    /// free list), and releases them.
+    deinit { ValueSlab.release(removingAllValues { csr_table_destroy(table) }) }
 
     /// The values of every rule, taken back at once after `removeRules` made the table let go of
     /// all of them (its calls back then release their predicates only), for the caller to
@@ -86,27 +83,46 @@ final class RuleTable {
     /// The shared empty table every sharing resolver starts on (held for the process's life).
     nonisolated(unsafe) static let empty = RuleTable(history: BindHistory())
 
-    /// The shareable tables alive, by the binds that made them. Weak: a table lives as long as
-    /// a resolver is on it. Locked: a table may be released on any thread.
-    private static let registry = Locked<[BindHistory: WeakTable]>([:])
-    private struct WeakTable { weak var table: RuleTable? }
+    /// The shareable tables that resolvers are on, by the binds that made them: held while a
+    /// resolver is on one (counted in ``holders``, see ``join(_:)`` and ``leave(_:)``) — not
+    /// weakly, which would send every retain of a table down the runtime's slow path. Locked: a
+    /// resolver may be released on any thread.
+    private static let registry = Locked<[BindHistory: RuleTable]>([:])
 
-    /// The table made by `history`, if one is alive.
-    static func registered(_ history: BindHistory) -> RuleTable? { registry.withLock { $0[history]?.table } }
+    /// The number of sharing resolvers on the table, guarded by the registry's lock.
+    @exclusivity(unchecked) private var holders = 0
 
-    /// Records that `bind` was just made in this table (held by one resolver only): the table is
-    /// registered under its new history, or made private when the bind cannot be shared
-    /// (`bind` nil) or the history is full.
+    /// The table made by `history` that a resolver is on, if any.
+    static func registered(_ history: BindHistory) -> RuleTable? { registry.withLock { $0[history] } }
+
+    /// Counts a sharing resolver that moves onto `table`.
+    static func join(_ table: RuleTable) { registry.withLock { _ in table.holders += 1 } }
+
+    /// Counts out a sharing resolver that leaves `table` (moves off it, or is released): the
+    /// registry forgets a table no resolver is on. The caller still holds the table.
+    static func leave(_ table: RuleTable) {
+        registry.withLock { registry in
+            table.holders -= 1
+            if table.holders == 0, let history = table.history, registry[history] === table { registry[history] = nil }
+        }
+    }
+
+    /// Whether one resolver only is on the table (not the shared empty one): it may change it
+    /// in place.
+    var isHeldByOneResolver: Bool { self !== Self.empty && Self.registry.withLock { _ in holders == 1 } }
+
+    /// Records that `bind` was just made in this table, which one resolver only is on: the
+    /// table is registered under its new history, or made private when the bind cannot be
+    /// shared (`bind` nil) or the history is full.
     func record(_ bind: SharedBind?) {
         guard let old = history else { return }
-        var new: BindHistory?
-        if let bind, old.count < Self.maximumSharedBinds { new = old.appending(bind) }
-        history = new
         Self.registry.withLock { registry in
-            if registry[old]?.table === self { registry[old] = nil }
-            // A table made by the same binds was registered since the resolver looked (another
-            // thread's): the first is kept, this one stays unregistered but shareable.
-            if let new, registry[new]?.table == nil { registry[new] = WeakTable(table: self) }
+            let new = bind.flatMap { old.count < Self.maximumSharedBinds ? old.appending($0) : nil }
+            if registry[old] === self { registry[old] = nil }
+            history = new
+            // A table made by the same binds may be registered already: it is kept, and this one
+            // stays unregistered but shareable.
+            if let new, registry[new] == nil { registry[new] = self }
         }
     }
 
@@ -132,7 +148,7 @@ final class RuleTable {
                 resourceExhausted("StateResolver cannot copy its shared rule table: \(error)")
             }
         }
-        if keepsHistory { copy.history = history }
+        if keepsHistory { copy.history = history }  // not registered yet: no one else knows the copy
         return copy
     }
 }

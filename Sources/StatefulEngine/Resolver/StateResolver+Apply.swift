@@ -62,7 +62,7 @@ extension StateResolver {
     @inline(__always)
     private func finishApplying() {
         applying.isApplying = false
-        if rules.diffReader === self { rules.diffReader = nil }
+        if isSelf(rules.diffReader) { rules.diffReader = nil }
         if !bindings.retired.isEmpty || slab.hasReleased { releaseAfterApplying() }
     }
 
@@ -114,10 +114,10 @@ extension StateResolver {
         var pointer: UnsafePointer<csr_change>?
         var count = 0
         // On shared rules, another resolver's apply may be reading the diff this one frees.
-        if let reader = rules.diffReader, reader !== self { reader.applying.pending.detach() }
+        if let reader = rules.diffReader, !isSelf(reader) { reader._withUnsafeGuaranteedRef { $0.applying.pending.detach() } }
         let status = evaluating { csr_diff(table, tableState(from), tableState(to), &pointer, &count) }
         if status == CSR_OK {
-            rules.diffReader = self
+            rules.diffReader = Unmanaged.passUnretained(self)
             return applying.pending.begin(UnsafeBufferPointer(start: pointer, count: count))
         }
         rules.diffReader = nil

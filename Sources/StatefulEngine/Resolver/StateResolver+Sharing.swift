@@ -5,27 +5,28 @@
 internal import CStateResolver
 
 extension StateResolver {
-    /// Adds the rule of `descriptor` (its C form) binding `box` (or inline `bits`) to the pair,
-    /// in a table this resolver may change: when the rules are shared, it moves to the table
-    /// another resolver made with the same binds and this one, if there is one — and returns
-    /// true, the rule being there — or to a copy of its own. A bind that cannot be shared makes
-    /// the rules its own for good.
+    /// Before the rule of `descriptor` binding `box` (or inline `bits`) is added to the pair,
+    /// on shareable rules: moves to the table another resolver made with the same binds and
+    /// this one, if there is one — and returns `found`, the rule being there — or makes sure
+    /// the table is this resolver's alone (a copy), and returns the bind to record once the
+    /// rule is added (nil: a bind that cannot be shared, which makes the rules private).
     ///
     /// - Complexity: O(1) when the rules are the resolver's own; else a registry lookup
     ///   (hashing at most ``RuleTable/maximumSharedBinds`` binds), plus a copy of the table
     ///   when another resolver holds it.
     func prepareToAdd(
-        _ descriptor: csr_descriptor, _ box: AnyValueBox?, inline bits: UInt64, to target: UInt32, _ keyPathID: UInt32
+        _ descriptor: StateDescriptor, _ box: AnyValueBox?, inline bits: UInt64, to target: UInt32, _ keyPathID: UInt32
     ) -> (found: Bool, bind: SharedBind?) {
         guard let history = rules.history else { return (false, nil) }
         let bind =
             history.count < RuleTable.maximumSharedBinds
-            ? SharedBind(target: target, keyPath: keyPathID, descriptor: descriptor, box: box, bits: bits) : nil
+            ? SharedBind(target: target, keyPath: keyPathID, descriptor: Self.cDescriptor(descriptor), box: box, bits: bits)
+            : nil
         if let bind, let shared = RuleTable.registered(history.appending(bind)), shared !== rules {
             move(to: shared)
             return (true, bind)
         }
-        if !isKnownUniquelyReferenced(&rules) { move(to: rules.copy(keepsHistory: true)) }
+        if !rules.isHeldByOneResolver { move(to: rules.copy(keepsHistory: true)) }
         return (false, bind)
     }
 
@@ -36,7 +37,7 @@ extension StateResolver {
     ///   ``RuleTable/maximumSharedBinds`` binds.
     func makeRulesPrivate() {
         guard rules.history != nil else { return }
-        if isKnownUniquelyReferenced(&rules) { rules.makePrivate() } else { move(to: rules.copy(keepsHistory: false)) }
+        if rules.isHeldByOneResolver { rules.makePrivate() } else { move(to: rules.copy(keepsHistory: false)) }
     }
 
     /// Moves to the shared empty table: what removing every rule of shared rules leaves.
@@ -49,6 +50,8 @@ extension StateResolver {
     private func move(to table: RuleTable) {
         detachDiffReader()
         let left = rules
+        RuleTable.join(table)
+        RuleTable.leave(left)
         rules = table
         applying.mutationCount &+= 1  // a running apply's change list names the table left
         bindings.reindex { binding in
@@ -64,8 +67,12 @@ extension StateResolver {
     func detachDiffReader() {
         applying.pending.detach()
         if let reader = rules.diffReader {
-            reader.applying.pending.detach()
+            reader._withUnsafeGuaranteedRef { $0.applying.pending.detach() }
             rules.diffReader = nil
         }
     }
+
+    /// Whether `reader` is this resolver, compared without a retain.
+    @inline(__always)
+    func isSelf(_ reader: Unmanaged<StateResolver>?) -> Bool { reader?.toOpaque() == Unmanaged.passUnretained(self).toOpaque() }
 }

@@ -40,7 +40,8 @@ public final class StateResolver {
     /// The rules: the C table and the values of its rules, this resolver's own or shared with
     /// resolvers that made the same binds (see ``RuleTable``).
     @exclusivity(unchecked) var rules: RuleTable
-    var table: OpaquePointer { rules.table }
+    /// The C table, read without a retain of the rules (the resolver holds them).
+    var table: OpaquePointer { Unmanaged.passUnretained(rules)._withUnsafeGuaranteedRef { $0.table } }
     // The parts, one concern each (a value of its own type, a file of its own), accessed in
     // place: unchecked, as a resolver is used from one isolation domain at a time and no access
     // to a part lasts across user code (setters, deinits and predicates run between accesses)
@@ -86,7 +87,11 @@ public final class StateResolver {
         rules = sharingRules ? RuleTable.empty : RuleTable(history: nil)
         applying = ApplyState(applied: state)
         sharesRules = sharingRules
+        if sharingRules { RuleTable.join(rules) }
     }
+
+    /// Counts the resolver out of its shared rules (they go with the last resolver on them).
+    deinit { if sharesRules { RuleTable.leave(rules) } }
 
     // MARK: Binding values
 
@@ -166,21 +171,27 @@ public final class StateResolver {
         _ box: AnyValueBox?, inline bits: UInt64, when descriptor: StateDescriptor, to bound: BoundTarget,
         _ keyPathID: UInt32
     ) throws(ResolverError) -> UInt32 {
-        let (found, bind) = prepareToAdd(Self.cDescriptor(descriptor), box, inline: bits, to: bound.id, keyPathID)
         var slot: UInt32 = 0
-        if found {
-            Self.expectSuccess(csr_slot(table, bound.id, keyPathID, &slot))
-            return slot
+        // Shared rules: moved to a table that holds the rule, or made ready to take it.
+        let shares = rules.history != nil
+        var bind: SharedBind?
+        if shares {
+            let prepared = prepareToAdd(descriptor, box, inline: bits, to: bound.id, keyPathID)
+            if prepared.found {
+                Self.expectSuccess(csr_slot(table, bound.id, keyPathID, &slot))
+                return slot
+            }
+            bind = prepared.bind
         }
         let handle = try slab.insert(box, inline: bits)
         var cDescriptor = self.cDescriptor(forSetting: descriptor)
         detachDiffReader()
         let status = csr_set(table, bound.id, keyPathID, &cDescriptor, handle, &slot)
         guard status != CSR_OK else {
-            rules.record(bind)
+            if shares { rules.record(bind) }
             return slot
         }
-        rules.makePrivate()  // the table's handles no longer follow its binds
+        if shares { rules.makePrivate() }  // the table's handles no longer follow its binds
         slab.releaseRule(handle, predicateContext: cDescriptor.predicate_context)
         drainReleased()
         try ResolverError.check(status)
