@@ -93,11 +93,14 @@ struct BindingStore {
     mutating func reindex(_ slot: (Binding) -> UInt32?) {
         bySlot.removeAll(keepingCapacity: true)
         for targetBindings in byTarget {
-            for binding in targetBindings.sorted {
+            targetBindings.forEach { binding in
                 if let slot = slot(binding) { index(binding, at: slot) }
             }
         }
     }
+
+    /// Unindexes every binding: for a resolver that moved to a table without rules.
+    mutating func unindexAll() { bySlot = [] }
 
     /// The binding indexed at `slot`, unretained: the binding of the table's pair in that slot
     /// (see above); nil for a slot never indexed or out of range (a change without slot): look
@@ -242,6 +245,11 @@ struct TargetBindings {
             if others.isEmpty { others = [] }  // a target that goes keeps no array
         }
         return removed
+    }
+
+    /// Calls `body` on each binding, in no particular order.
+    func forEach(_ body: (Binding) -> Void) {
+        for index in 0..<count { body(self[index]) }
     }
 
     /// Whether a binding satisfies `predicate`.

@@ -202,14 +202,25 @@ struct SharedBind: Hashable {
     }
 }
 
-/// The binds that made a shared table, in order, from an empty one.
+/// The binds that made a shared table, in order, from an empty one, with their hash combined
+/// as they are appended (a registry lookup hashes one word, and compares the binds only when
+/// the hashes agree).
 struct BindHistory: Hashable {
     private(set) var binds: [SharedBind] = []
+    private var combinedHash = 0
     var count: Int { binds.count }
 
     func appending(_ bind: SharedBind) -> BindHistory {
         var history = self
+        var hasher = Hasher()
+        hasher.combine(combinedHash)
+        hasher.combine(bind)
+        history.combinedHash = hasher.finalize()
         history.binds.append(bind)
         return history
     }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.combinedHash == rhs.combinedHash && lhs.binds == rhs.binds }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(combinedHash) }
 }

@@ -54,9 +54,13 @@ extension StateResolver {
         RuleTable.leave(left)
         rules = table
         applying.mutationCount &+= 1  // a running apply's change list names the table left
-        bindings.reindex { binding in
-            var slot: UInt32 = 0
-            return csr_slot(table.table, binding.target.id, binding.keyPathID, &slot) == CSR_OK ? slot : nil
+        if table === RuleTable.empty {
+            bindings.unindexAll()
+        } else {
+            bindings.reindex { binding in
+                var slot: UInt32 = 0
+                return csr_slot(table.table, binding.target.id, binding.keyPathID, &slot) == CSR_OK ? slot : nil
+            }
         }
         slab.park(left)
     }
