@@ -132,7 +132,8 @@ extension Control {
     /// resolutions and diffs, for a control that will stay idle a while: the controls of a
     /// page a server holds while its user is away. Nothing it shows changes; its next state
     /// change computes what to write from the rules again (see
-    /// ``StateResolver/releaseCaches()``).
+    /// ``StateResolver/releaseCaches()``). The caches of rules shared with other controls (see
+    /// "Under the hood" in "State resolution") are theirs too: all of them compute again.
     ///
     /// - Complexity: O(cached states and diffs).
     public func releaseCaches() {

@@ -6,7 +6,9 @@ internal import CStateResolver
 
 /// Resolves and applies values bound to (target, key path, state descriptor).
 ///
-/// A resolver owns one C rule table (Judy-backed, see `CStateResolver`). Values are bound with
+/// A resolver's rules live in one C rule table (Judy-backed, see `CStateResolver`), its own — a
+/// control's resolver shares it with the controls that made the same binds (see `RuleTable`).
+/// Values are bound with
 /// ``setValue(_:for:of:when:)``; ``apply(_:)`` moves the resolver to a new state and writes
 /// exactly the bound values that differ between the old and the new state, in first-bind
 /// order. A value bound while its descriptor wins for the applied state is written at once;
