@@ -102,6 +102,20 @@ struct SharedRulesTests {
         #expect(first.rules === second.rules && a.title == "T")
     }
 
+    /// Rules of its own are removed in place: their custom names are forgotten, and a cache
+    /// budget of its own stays (the resolver does not return to the shared empty table then).
+    @Test func removingEveryValueFromRulesOfItsOwn() throws {
+        let (named, budgeted) = (Self.sharing(), Self.sharing())
+        try named.setValue("C", for: \.title, of: Target(), when: .custom("odd", priority: 1) { $0.rawValue & 1 == 1 })
+        #expect(named.customNameCount == 1)
+        named.removeAllValues()
+        #expect(named.customNameCount == 0 && named.rules === RuleTable.empty)
+        try Self.bindKind(budgeted, Target())
+        budgeted.cacheBudget = 4_096
+        budgeted.removeAllValues()
+        #expect(budgeted.cacheBudget == 4_096 && budgeted.rules !== RuleTable.empty && budgeted.ruleCount == 0)
+    }
+
     @Test func aTableGoesWithTheLastResolverOnIt() throws {
         var history: BindHistory?
         do {

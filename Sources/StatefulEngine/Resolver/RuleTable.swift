@@ -78,6 +78,16 @@ final class RuleTable {
         return slab.removeAll()
     }
 
+    /// The table's counts (see `csr_stats`).
+    var stats: csr_stats {
+        var stats = csr_stats()
+        csr_get_stats(table, &stats)
+        return stats
+    }
+
+    /// The table's cache budget, in bytes (see ``StateResolver/cacheBudget``).
+    var cacheBudget: Int { Int(stats.cache_budget) }
+
     // MARK: Sharing
 
     /// The shared empty table every sharing resolver starts on (held for the process's life).

@@ -259,11 +259,20 @@ public final class StateResolver {
         checkNotEvaluating("removeAllValues()")
         var values: [ValueSlab.Entry] = []
         remove([]) {
-            // A resolver that shares its rules moves to the shared empty table, and shares again.
-            if sharesRules { moveToEmptyRules() } else { values = rules.removingAllValues { csr_remove_all(table) } }
+            // Shareable rules (other resolvers may be on them, and they have no custom names):
+            // the resolver moves to the shared empty table. Rules of its own: removed in place,
+            // their custom names counted out by the drain as the table lets go of them.
+            if rules.history != nil { moveToEmptyRules() } else { values = rules.removingAllValues { csr_remove_all(table) } }
             applying.sensitiveBits = 0
         }
         ValueSlab.release(values)  // their deinits may call back
+        // From rules of its own left empty, a resolver that shares its rules returns to the
+        // shared empty table, and shares again — unless it set a cache budget, which its own
+        // table keeps.
+        if sharesRules, rules.history == nil, ruleCount == 0, cacheBudget == RuleTable.empty.cacheBudget {
+            moveToEmptyRules()
+            drainReleased()
+        }
         // Only the properties that hold a bound value are written; a setter may bind again.
         for binding in bindings.holdingRuleValues { sync(binding) }
         guard ruleCount == 0 else {
@@ -333,7 +342,7 @@ public final class StateResolver {
     ///
     /// - Complexity: Setting it evicts at once: O(cached states and diffs) at most.
     public var cacheBudget: Int {
-        get { Int(stats.cache_budget) }
+        get { rules.cacheBudget }
         set {
             guard newValue >= 0 else { misuse("StateResolver.cacheBudget set to \(newValue); a budget is a number of bytes, 0 or more") }
             makeRulesPrivate()  // the budget of its own caches
@@ -362,11 +371,7 @@ public final class StateResolver {
     /// The bytes the caches hold now (at most ``cacheBudget``, plus the diff being applied).
     var cacheBytes: Int { Int(stats.cache_bytes) }
 
-    private var stats: csr_stats {
-        var stats = csr_stats()
-        csr_get_stats(table, &stats)
-        return stats
-    }
+    private var stats: csr_stats { rules.stats }
 
     // MARK: Internals shared with apply, explain and lint
 
