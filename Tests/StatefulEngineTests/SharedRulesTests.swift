@@ -129,16 +129,23 @@ struct SharedRulesTests {
         #expect(RuleTable.registered(history!) == nil)
     }
 
-    /// A setter run by one resolver's apply binds and applies on another that shares its table:
-    /// that one copies or moves, the apply goes on from a copy of its changes, and every value
-    /// ends as the resolvers say (ASan checks the memory in `make sanitize`).
-    @Test func aSetterThatChangesAnotherResolverOnTheSameTable() throws {
+    /// Two resolvers on one table: each binds an observed title (its setter calls back) and
+    /// the kind's values, to a target of its own.
+    static func twoOfAKindWithAnObservedTitle() throws -> (StateResolver, StateResolver, Target, Target) {
         let (first, second) = (Self.sharing(), Self.sharing())
         let (a, b) = (Target(), Target())
         for (resolver, target) in [(first, a), (second, b)] {
             try resolver.setValue("A", for: \.observedTitle, of: target, when: .containing(.selected))
             try Self.bindKind(resolver, target)
         }
+        return (first, second, a, b)
+    }
+
+    /// A setter run by one resolver's apply binds and applies on another that shares its table:
+    /// that one copies or moves, the apply goes on from a copy of its changes, and every value
+    /// ends as the resolvers say (ASan checks the memory in `make sanitize`).
+    @Test func aSetterThatChangesAnotherResolverOnTheSameTable() throws {
+        let (first, second, a, b) = try Self.twoOfAKindWithAnObservedTitle()
         #expect(first.rules === second.rules)
         a.onTitle = { _ in
             do {
@@ -159,12 +166,7 @@ struct SharedRulesTests {
     /// A setter run by an apply binds on its own resolver, which moves to the table another
     /// resolver made with those binds: the apply goes on and writes what that table says.
     @Test func aSetterThatMovesItsResolverToAnotherTable() throws {
-        let (first, second) = (Self.sharing(), Self.sharing())
-        let (a, b) = (Target(), Target())
-        for (resolver, target) in [(first, a), (second, b)] {
-            try resolver.setValue("A", for: \.observedTitle, of: target, when: .containing(.selected))
-            try Self.bindKind(resolver, target)
-        }
+        let (first, second, a, b) = try Self.twoOfAKindWithAnObservedTitle()
         try second.setValue(3, for: \.count, of: b, when: .containing(.selected, priority: 1))
         a.onTitle = { _ in try? first.setValue(3, for: \.count, of: a, when: .containing(.selected, priority: 1)) }
         try first.apply(.selected)
