@@ -79,6 +79,24 @@ struct SharedRulesTests {
         #expect(second.rules.history == nil && b.title == "T")
     }
 
+    /// A target that dies is purged from its resolver's rules only: the others on the table
+    /// keep theirs.
+    @Test func aDeadTargetIsPurgedFromItsResolverOnly() throws {
+        let (first, second) = (Self.sharing(), Self.sharing())
+        let kept = Target()
+        var dying: Target? = Target()
+        try Self.bindKind(first, dying!)
+        try Self.bindKind(second, kept)
+        #expect(first.rules === second.rules)
+        dying = nil
+        for state in [ControlState.selected, .normal, .highlighted, .normal] + Array(repeating: .normal, count: 8) {
+            try first.apply(state)
+        }
+        #expect(first.ruleCount == 0 && first.rules !== second.rules)
+        try second.apply(.selected)
+        #expect(second.ruleCount == 2 && kept.title == "T")
+    }
+
     @Test func bindsThatCannotBeSharedMakeTheRulesOwn() throws {
         let (tagged, custom) = (Self.sharing(), Self.sharing())
         try tagged.setValue(Tag(name: "g1"), for: \.tag, of: Target(), when: .containing(.selected))

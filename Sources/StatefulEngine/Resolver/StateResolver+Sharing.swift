@@ -30,8 +30,9 @@ extension StateResolver {
         return (false, bind)
     }
 
-    /// Makes the rules this resolver's own, for good, before it changes them other than by a
-    /// shared bind (a removal, a purge, a cache budget): a copy when other resolvers hold them.
+    /// Makes the rules this resolver's own before it changes them other than by a shared bind
+    /// (a removal, a purge, a cache budget): a copy when other resolvers hold them. They stay
+    /// its own until every value is removed (see ``StateResolver/removeAllValues()``).
     ///
     /// - Complexity: O(1) when they are its own; else a copy of at most
     ///   ``RuleTable/maximumSharedBinds`` binds.
