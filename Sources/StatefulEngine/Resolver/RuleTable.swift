@@ -38,7 +38,7 @@ final class RuleTable {
 
     /// The most binds a shared table is made of: a resolver that binds more has a table of its
     /// own, whose binds are not recorded (a control with a thousand bindings is one of a kind).
-    static var maximumSharedBinds: Int { 16 }
+    static var maximumSharedBinds: Int { 32 }
 
     /// A new empty table, private (`history` nil) or shareable.
     ///
@@ -121,13 +121,12 @@ final class RuleTable {
     /// in place.
     var isHeldByOneResolver: Bool { self !== Self.empty && Self.registry.withLock { _ in holders == 1 } }
 
-    /// Records that `bind` was just made in this table, which one resolver only is on: the
-    /// table is registered under its new history, or made private when the bind cannot be
-    /// shared (`bind` nil) or the history is full.
-    func record(_ bind: SharedBind?) {
+    /// Records that a bind was just made in this table, which one resolver only is on: the
+    /// table is registered under its new history, or made private (`new` nil: a bind that
+    /// cannot be shared, or past ``maximumSharedBinds``).
+    func record(_ new: BindHistory?) {
         guard let old = history else { return }
         Self.registry.withLock { registry in
-            let new = bind.flatMap { old.count < Self.maximumSharedBinds ? old.appending($0) : nil }
             if registry[old] === self { registry[old] = nil }
             history = new
             // A table made by the same binds may be registered already: it is kept, and this one
@@ -163,52 +162,49 @@ final class RuleTable {
     }
 }
 
-/// A bind a shared table records: the rule's (target, key path) pair, its C descriptor, and
-/// its value, compared by equality.
-struct SharedBind: Hashable {
+/// A bind a shared table records (40 bytes): the rule's (target, key path) pair, its descriptor
+/// (without predicate), and its value — an inline value's bytes, or its box, compared by the
+/// value's equality.
+struct SharedBind: Equatable {
     let target: UInt32
     let keyPath: UInt32
-    let descriptor: csr_descriptor
-    /// The value in its box, nil for an inline value.
-    let box: AnyValueBox?
+    let mode: UInt32
+    let priority: Int32
+    let mask: UInt64
     /// An inline value's bytes; 0 for a boxed one.
     let bits: UInt64
-    private let valueHash: Int
+    /// The value in its box, nil for an inline value.
+    let box: AnyValueBox?
 
-    /// The bind of `box` (or inline `bits`) for `descriptor` (without predicate) to the pair;
-    /// nil when it cannot be shared: a custom descriptor, or a boxed value that is not
+    /// The bind of `box` (or inline `bits`) for `descriptor` to the pair, and the hash of its
+    /// value; nil when it cannot be shared: a custom descriptor, or a boxed value that is not
     /// `Hashable`.
-    init?(target: UInt32, keyPath: UInt32, descriptor: csr_descriptor, box: AnyValueBox?, bits: UInt64) {
-        guard descriptor.predicate == nil else { return nil }
-        if let box {
-            guard let hash = box.hashOfValue else { return nil }
-            valueHash = hash
-        } else {
-            valueHash = bits.hashValue
-        }
-        (self.target, self.keyPath, self.descriptor, self.box, self.bits) = (target, keyPath, descriptor, box, bits)
+    static func make(
+        target: UInt32, keyPath: UInt32, descriptor: csr_descriptor, box: AnyValueBox?, bits: UInt64
+    ) -> (bind: SharedBind, valueHash: Int)? {
+        guard descriptor.predicate == nil, let valueHash = box.map({ $0.hashOfValue }) ?? bits.hashValue else { return nil }
+        let bind = SharedBind(
+            target: target, keyPath: keyPath, mode: descriptor.mode.rawValue, priority: descriptor.priority, mask: descriptor.mask,
+            bits: bits, box: box)
+        return (bind, valueHash)
+    }
+
+    /// The rule's C descriptor.
+    var descriptor: csr_descriptor {
+        csr_descriptor(
+            mode: csr_mode(rawValue: mode), mask: mask, priority: priority, predicate: nil, predicate_context: nil, predicate_id: 0)
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool {
         guard
-            lhs.target == rhs.target, lhs.keyPath == rhs.keyPath, lhs.descriptor.mode == rhs.descriptor.mode,
-            lhs.descriptor.mask == rhs.descriptor.mask, lhs.descriptor.priority == rhs.descriptor.priority,
-            lhs.bits == rhs.bits, lhs.valueHash == rhs.valueHash
+            lhs.target == rhs.target, lhs.keyPath == rhs.keyPath, lhs.mode == rhs.mode, lhs.priority == rhs.priority,
+            lhs.mask == rhs.mask, lhs.bits == rhs.bits
         else { return false }
         switch (lhs.box, rhs.box) {
         case (nil, nil): return true
         case (let a?, let b?): return a === b || a.isEqual(to: b) == true
         default: return false
         }
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(target)
-        hasher.combine(keyPath)
-        hasher.combine(descriptor.mode.rawValue)
-        hasher.combine(descriptor.mask)
-        hasher.combine(descriptor.priority)
-        hasher.combine(valueHash)
     }
 }
 
@@ -220,11 +216,17 @@ struct BindHistory: Hashable {
     private var combinedHash = 0
     var count: Int { binds.count }
 
-    func appending(_ bind: SharedBind) -> BindHistory {
+    /// The history with `bind` (whose value hashes to `valueHash`) made last.
+    func appending(_ bind: SharedBind, valueHash: Int) -> BindHistory {
         var history = self
         var hasher = Hasher()
         hasher.combine(combinedHash)
-        hasher.combine(bind)
+        hasher.combine(bind.target)
+        hasher.combine(bind.keyPath)
+        hasher.combine(bind.mode)
+        hasher.combine(bind.priority)
+        hasher.combine(bind.mask)
+        hasher.combine(valueHash)
         history.combinedHash = hasher.finalize()
         history.binds.append(bind)
         return history

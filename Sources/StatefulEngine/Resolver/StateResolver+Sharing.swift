@@ -8,26 +8,27 @@ extension StateResolver {
     /// Before the rule of `descriptor` binding `box` (or inline `bits`) is added to the pair,
     /// on shareable rules: moves to the table another resolver made with the same binds and
     /// this one, if there is one — and returns `found`, the rule being there — or makes sure
-    /// the table is this resolver's alone (a copy), and returns the bind to record once the
-    /// rule is added (nil: a bind that cannot be shared, which makes the rules private).
+    /// the table is this resolver's alone (a copy), and returns the history to record once the
+    /// rule is added (nil: a bind that cannot be shared, or one past
+    /// ``RuleTable/maximumSharedBinds``, which makes the rules private).
     ///
     /// - Complexity: O(1) when the rules are the resolver's own; else a registry lookup
-    ///   (hashing at most ``RuleTable/maximumSharedBinds`` binds), plus a copy of the table
-    ///   when another resolver holds it.
+    ///   (comparing at most ``RuleTable/maximumSharedBinds`` binds when the hashes agree), plus
+    ///   a copy of the table when another resolver holds it.
     func prepareToAdd(
         _ descriptor: StateDescriptor, _ box: AnyValueBox?, inline bits: UInt64, to target: UInt32, _ keyPathID: UInt32
-    ) -> (found: Bool, bind: SharedBind?) {
+    ) -> (found: Bool, next: BindHistory?) {
         guard let history = rules.history else { return (false, nil) }
-        let bind =
+        let next =
             history.count < RuleTable.maximumSharedBinds
-            ? SharedBind(target: target, keyPath: keyPathID, descriptor: Self.cDescriptor(descriptor), box: box, bits: bits)
-            : nil
-        if let bind, let shared = RuleTable.registered(history.appending(bind)), shared !== rules {
+            ? SharedBind.make(target: target, keyPath: keyPathID, descriptor: Self.cDescriptor(descriptor), box: box, bits: bits)
+                .map { history.appending($0.bind, valueHash: $0.valueHash) } : nil
+        if let next, let shared = RuleTable.registered(next), shared !== rules {
             move(to: shared)
-            return (true, bind)
+            return (true, next)
         }
         if !rules.isHeldByOneResolver { move(to: rules.copy(keepsHistory: true)) }
-        return (false, bind)
+        return (false, next)
     }
 
     /// Makes the rules this resolver's own before it changes them other than by a shared bind

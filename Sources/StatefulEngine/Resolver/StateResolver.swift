@@ -176,21 +176,21 @@ public final class StateResolver {
         var slot: UInt32 = 0
         // Shared rules: moved to a table that holds the rule, or made ready to take it.
         let shares = rules.history != nil
-        var bind: SharedBind?
+        var next: BindHistory?
         if shares {
             let prepared = prepareToAdd(descriptor, box, inline: bits, to: bound.id, keyPathID)
             if prepared.found {
                 Self.expectSuccess(csr_slot(table, bound.id, keyPathID, &slot))
                 return slot
             }
-            bind = prepared.bind
+            next = prepared.next
         }
         let handle = try slab.insert(box, inline: bits)
         var cDescriptor = self.cDescriptor(forSetting: descriptor)
         detachDiffReader()
         let status = csr_set(table, bound.id, keyPathID, &cDescriptor, handle, &slot)
         guard status != CSR_OK else {
-            if shares { rules.record(bind) }
+            if shares { rules.record(next) }
             return slot
         }
         if shares { rules.makePrivate() }  // the table's handles no longer follow its binds
