@@ -18,9 +18,8 @@ internal import CStateResolver
 /// `Hashable` one in a box) without a custom predicate, up to ``maximumSharedBinds``. Any other
 /// bind, and any other change to the rules (a removal, a purge, a cache budget), makes the
 /// resolver's table its own until every value is removed, which moves it back to the shared
-/// empty table. Caches are shared with the rules: a diff one control
-/// computed serves every control on the table, and ``StateResolver/releaseCaches()`` releases
-/// them for all.
+/// empty table. Caches are shared with the rules: a diff one control computed serves every
+/// control on the table, and ``StateResolver/releaseCaches()`` releases them for all.
 ///
 /// Sharing is for resolvers used from one isolation domain, as a control's are (the main
 /// actor): a shared table's caches change as any of its resolvers resolves.
