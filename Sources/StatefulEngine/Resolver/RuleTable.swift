@@ -146,14 +146,12 @@ final class RuleTable {
         guard let history else { internalInconsistency("RuleTable: a private table copied") }
         let copy = RuleTable(history: nil)
         for bind in history.binds {
-            do {
-                let handle = try copy.slab.insert(bind.box, inline: bind.bits)
+            do throws(ResolverError) {
                 var descriptor = bind.descriptor
-                let status = csr_set(copy.table, bind.target, bind.keyPath, &descriptor, handle, nil)
-                if status == CSR_ERR_NOMEM { throw ResolverError.outOfMemory }
-                StateResolver.expectSuccess(status)
+                let handle = try copy.slab.insert(bind.box, inline: bind.bits)
+                try ResolverError.check(csr_set(copy.table, bind.target, bind.keyPath, &descriptor, handle, nil))
             } catch {
-                resourceExhausted("StateResolver cannot copy its shared rule table: \(error)")
+                stop(for: error, in: "StateResolver's copy of its shared rule table")
             }
         }
         if keepsHistory { copy.history = history }  // not registered yet: no one else knows the copy

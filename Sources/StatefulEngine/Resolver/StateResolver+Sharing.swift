@@ -6,19 +6,19 @@ internal import CStateResolver
 
 extension StateResolver {
     /// Before the rule of `descriptor` binding `box` (or inline `bits`) is added to the pair,
-    /// on shareable rules: moves to the table another resolver made with the same binds and
-    /// this one, if there is one — and returns `found`, the rule being there — or makes sure
-    /// the table is this resolver's alone (a copy), and returns the history to record once the
-    /// rule is added (nil: a bind that cannot be shared, or one past
+    /// on shareable rules (made by `history`): moves to the table another resolver made with
+    /// the same binds and this one, if there is one — and returns `found`, the rule being there
+    /// — or makes sure the table is this resolver's alone (a copy), and returns the history to
+    /// record once the rule is added (nil: a bind that cannot be shared, or one past
     /// ``RuleTable/maximumSharedBinds``, which makes the rules private).
     ///
     /// - Complexity: O(1) when the rules are the resolver's own; else a registry lookup
     ///   (comparing at most ``RuleTable/maximumSharedBinds`` binds when the hashes agree), plus
     ///   a copy of the table when another resolver holds it.
     func prepareToAdd(
-        _ descriptor: StateDescriptor, _ box: AnyValueBox?, inline bits: UInt64, to target: UInt32, _ keyPathID: UInt32
+        _ descriptor: StateDescriptor, _ box: AnyValueBox?, inline bits: UInt64, to target: UInt32, _ keyPathID: UInt32,
+        after history: BindHistory
     ) -> (found: Bool, next: BindHistory?) {
-        guard let history = rules.history else { return (false, nil) }
         let next =
             history.count < RuleTable.maximumSharedBinds
             ? SharedBind.make(target: target, keyPath: keyPathID, descriptor: Self.cDescriptor(descriptor), box: box, bits: bits)
@@ -32,14 +32,17 @@ extension StateResolver {
     }
 
     /// Makes the rules this resolver's own before it changes them other than by a shared bind
-    /// (a removal, a purge, a cache budget): a copy when other resolvers hold them. They stay
-    /// its own until every value is removed (see ``StateResolver/removeAllValues()``).
+    /// (a removal, a purge, a cache budget) — a copy when other resolvers hold them; they stay
+    /// its own until every value is removed (see ``StateResolver/removeAllValues()``) — and
+    /// detaches the apply reading their last diff, which the change may free.
     ///
     /// - Complexity: O(1) when they are its own; else a copy of at most
     ///   ``RuleTable/maximumSharedBinds`` binds.
     func makeRulesPrivate() {
-        guard rules.history != nil else { return }
-        if rules.isHeldByOneResolver { rules.makePrivate() } else { move(to: rules.copy(keepsHistory: false)) }
+        if rules.history != nil {
+            if rules.isHeldByOneResolver { rules.makePrivate() } else { move(to: rules.copy(keepsHistory: false)) }
+        }
+        detachDiffReader()
     }
 
     /// Moves to the shared empty table: what removing every rule of shared rules leaves.

@@ -38,7 +38,6 @@ extension StateResolver {
     func purge(_ bound: BoundTarget) {
         guard targets.contains(bound) else { return }
         makeRulesPrivate()
-        detachDiffReader()
         Self.expectSuccess(csr_remove_target(table, bound.id))
         for binding in bindings.bindings(ofTarget: bound.id) { bindings.remove(binding.key, retiring: applying.isApplying) }
         targets.remove(bound)

@@ -42,8 +42,8 @@ public final class StateResolver {
     /// The rules: the C table and the values of its rules, this resolver's own or shared with
     /// resolvers that made the same binds (see ``RuleTable``).
     @exclusivity(unchecked) var rules: RuleTable
-    /// The C table, read without a retain of the rules (the resolver holds them).
-    var table: OpaquePointer { Unmanaged.passUnretained(rules)._withUnsafeGuaranteedRef { $0.table } }
+    /// The rules' C table.
+    var table: OpaquePointer { rules.table }
     // The parts, one concern each (a value of its own type, a file of its own), accessed in
     // place: unchecked, as a resolver is used from one isolation domain at a time and no access
     // to a part lasts across user code (setters, deinits and predicates run between accesses)
@@ -175,10 +175,10 @@ public final class StateResolver {
     ) throws(ResolverError) -> UInt32 {
         var slot: UInt32 = 0
         // Shared rules: moved to a table that holds the rule, or made ready to take it.
-        let shares = rules.history != nil
+        let history = rules.history
         var next: BindHistory?
-        if shares {
-            let prepared = prepareToAdd(descriptor, box, inline: bits, to: bound.id, keyPathID)
+        if let history {
+            let prepared = prepareToAdd(descriptor, box, inline: bits, to: bound.id, keyPathID, after: history)
             if prepared.found {
                 Self.expectSuccess(csr_slot(table, bound.id, keyPathID, &slot))
                 return slot
@@ -190,10 +190,10 @@ public final class StateResolver {
         detachDiffReader()
         let status = csr_set(table, bound.id, keyPathID, &cDescriptor, handle, &slot)
         guard status != CSR_OK else {
-            if shares { rules.record(next) }
+            if history != nil { rules.record(next) }
             return slot
         }
-        if shares { rules.makePrivate() }  // the table's handles no longer follow its binds
+        if history != nil { rules.makePrivate() }  // the table's handles no longer follow its binds
         slab.releaseRule(handle, predicateContext: cDescriptor.predicate_context)
         drainReleased()
         try ResolverError.check(status)
@@ -214,7 +214,6 @@ public final class StateResolver {
         // A custom name no rule uses cannot match a rule (and is not remembered).
         guard let binding = binding(keyPath, of: target), var cDescriptor = existingCDescriptor(descriptor) else { return false }
         makeRulesPrivate()
-        detachDiffReader()
         let status = csr_remove(table, binding.target.id, binding.keyPathID, &cDescriptor)
         Self.expectSuccess(status)
         guard status == CSR_OK else { return false }
@@ -345,8 +344,7 @@ public final class StateResolver {
         get { rules.cacheBudget }
         set {
             guard newValue >= 0 else { misuse("StateResolver.cacheBudget set to \(newValue); a budget is a number of bytes, 0 or more") }
-            makeRulesPrivate()  // the budget of its own caches
-            detachDiffReader()  // the diff an apply is reading may be evicted
+            makeRulesPrivate()  // the budget of its own caches; the diff an apply reads may be evicted
             Self.expectSuccess(csr_set_cache_budget(table, newValue))
             drainReleased()
         }
