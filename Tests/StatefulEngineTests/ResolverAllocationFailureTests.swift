@@ -6,7 +6,8 @@ import Testing
 /// goes through `JudyMalloc`, and a scripted workload of binds, applies and removals runs with
 /// it failing at every index in turn (once, or from that index on). A bind that fails throws
 /// ``ResolverError/outOfMemory`` and changes nothing; an apply and a removal never fail (a diff
-/// without memory is computed pair by pair); after every call each bound property holds what the
+/// without memory is computed pair by pair; a removal from shared rules, which copies them, is
+/// not tried without memory: see ``bindsOnSharedRules(persistent:)``); after every call each bound property holds what the
 /// rules say for the applied state; nothing leaks once the resolver goes.
 ///
 /// (`make sanitize` runs the suites named `…AllocationFailureTests` without leak detection:
@@ -48,8 +49,23 @@ struct ResolverAllocationFailureTests {
         return true
     }
 
-    /// Runs the workload, checking the invariant after every call.
-    static func workload(_ resolver: StateResolver, _ targets: [Target], _ model: inout Model) throws {
+    /// The workload's `i`th bind of a number: to target `i` of 4, for a mask and priority of `i`.
+    /// Whether it bound; false when it threw out of memory.
+    static func bindNumber(_ i: Int, _ resolver: StateResolver, _ targets: [Target], _ model: inout Model) throws(ResolverError) -> Bool {
+        let index = i % targets.count
+        let mask: ControlState = [.selected, .highlighted, .disabled, .focused, [.selected, .highlighted], []][i % 6]
+        let descriptor = StateDescriptor.containing(mask, priority: Int32(i % 3) * 500)
+        guard try bound({ () throws(ResolverError) in try resolver.setValue(100 + i, for: \.number, of: targets[index], when: descriptor) })
+        else { return false }
+        Model.set(&model.rules[index, default: []], descriptor, 100 + i)
+        return true
+    }
+
+    /// Runs the workload from its step `first` on, checking the invariant after every call;
+    /// `beforeRemovals` runs between its binds and its removals.
+    static func workload(
+        _ resolver: StateResolver, _ targets: [Target], _ model: inout Model, from first: Int = 0, beforeRemovals: () -> Void = {}
+    ) throws {
         func check(_ model: Model) throws {
             for (index, target) in targets.enumerated() {
                 let number = Model.winner(model.rules[index], in: resolver.appliedState) ?? 0
@@ -60,15 +76,10 @@ struct ResolverAllocationFailureTests {
                 }
             }
         }
-        for i in 0..<24 {
+        for i in first..<24 {
             let index = i % targets.count
-            let mask: ControlState = [.selected, .highlighted, .disabled, .focused, [.selected, .highlighted], []][i % 6]
-            let descriptor = StateDescriptor.containing(mask, priority: Int32(i % 3) * 500)
             // A bind that throws out of memory changed nothing: checked below.
-            if try bound({ () throws(ResolverError) in try resolver.setValue(100 + i, for: \.number, of: targets[index], when: descriptor) }
-            ) {
-                Model.set(&model.rules[index, default: []], descriptor, 100 + i)
-            }
+            _ = try bindNumber(i, resolver, targets, &model)
             let custom = StateDescriptor.custom("rule \(i % 4)", priority: 700) { $0.contains(.selected) }
             if try bound({ () throws(ResolverError) in
                 try resolver.setValue("t\(i)", for: \.text, of: targets[(index + 1) % targets.count], when: custom)
@@ -81,6 +92,7 @@ struct ResolverAllocationFailureTests {
                 try check(model)
             }
         }
+        beforeRemovals()
         if resolver.removeValue(for: \.number, of: targets[1], when: .containing(.highlighted, priority: 0)) {
             model.rules[1]?.removeAll { $0.descriptor == .containing(.highlighted, priority: 0) }
         }
@@ -121,6 +133,67 @@ struct ResolverAllocationFailureTests {
             if !fired { break }
             failures += 1
         }
+        #expect(failures > 50, "the workload should allocate many times")
+    }
+
+    /// The workload on rules shared with a twin, a resolver that made its first 6 number binds
+    /// (and holds the table they make): the resolver under test makes the same binds in tables
+    /// of its own, moves onto the twin's table at the 6th, and copies it at the 7th, the
+    /// workload's next step. A failed
+    /// copy throws ``ResolverError/outOfMemory`` and leaves both resolvers as they were.
+    ///
+    /// On the main actor, as a control's resolvers are: shared tables are the process's, and
+    /// the allocation counters are the thread's.
+    @MainActor @Test(arguments: [false, true])
+    func bindsOnSharedRules(persistent: Bool) throws {
+        let sharedBinds = 6
+        _ = RuleTable.empty  // made once for the process: not a leak of the first iteration
+        var failures = 0
+        var moved = false
+        for index in 0..<20_000 {
+            let ours = fault_injection_live_other_blocks()
+            var fired = false
+            do {
+                let twin = StateResolver(sharingRules: true)
+                let twinTargets = (0..<4).map { _ in Target() }
+                var twinModel = Model()
+                for i in 0..<sharedBinds { try #require(try Self.bindNumber(i, twin, twinTargets, &twinModel)) }
+                let resolver = StateResolver(sharingRules: true)
+                let targets = (0..<4).map { _ in Target() }
+                var model = Model()
+                fault_injection_arm(index, persistent)
+                defer { fault_injection_disarm() }
+                // Moved onto the twin's table at the 6th bind (when the binds before it bound).
+                for i in 0..<sharedBinds { _ = try Self.bindNumber(i, resolver, targets, &model) }
+                if resolver.rules === twin.rules { moved = true }
+                try Self.workload(resolver, targets, &model, from: sharedBinds) {
+                    // Still on the twin's rules (every bind since failed): a removal copies them,
+                    // and stops the program when there is no memory, as a `Control`'s bind does.
+                    if resolver.rules === twin.rules {
+                        fired = fault_injection_fired()
+                        fault_injection_disarm()
+                    }
+                }
+                fired = fired || fault_injection_fired()
+                fault_injection_disarm()
+                // The twin kept its rules; with memory back, both agree with their models.
+                try #require(twin.ruleCount == sharedBinds)
+                for state in Self.states {
+                    for (resolver, targets, model) in [(resolver, targets, model), (twin, twinTargets, twinModel)] {
+                        try resolver.apply(state)
+                        for (i, target) in targets.enumerated() {
+                            try #require(target.number == (Model.winner(model.rules[i], in: state) ?? 0), "failure at \(index)")
+                        }
+                    }
+                }
+                resolver.removeAllValues()
+                try #require(resolver.ruleCount == 0 && targets.allSatisfy { $0.number == 0 && $0.text == "" })
+            }
+            try #require(fault_injection_live_other_blocks() == ours, "the tables leaked after failing allocation \(index)")
+            if !fired { break }
+            failures += 1
+        }
+        #expect(moved, "the resolver should have moved onto the twin's table")
         #expect(failures > 50, "the workload should allocate many times")
     }
 }

@@ -83,6 +83,10 @@ extension Control {
 
     /// Removes the value bound for exactly `descriptor`; the next winner (or the default) is
     /// written if that value was applied. Returns whether there was one.
+    ///
+    /// A control whose rules are shared with other controls (see "Under the hood" in "State
+    /// resolution") first gets a copy of its own; it stops the program, with a message, if
+    /// there is no memory for the copy (as ``setValue(_:for:of:when:)`` does).
     @discardableResult
     public func removeValue<Target: AnyObject, Value>(
         for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, when descriptor: StateDescriptor
@@ -91,11 +95,17 @@ extension Control {
     }
 
     /// Removes every value bound to `keyPath` of `target`, writing its default back.
+    ///
+    /// Stops the program when there is no memory to copy shared rules, as
+    /// ``removeValue(for:of:when:)`` does.
     public func removeValues<Target: AnyObject, Value>(for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target) {
         resolver.removeValues(for: keyPath, of: target)
     }
 
     /// Removes every value bound to `target`, writing defaults back.
+    ///
+    /// Stops the program when there is no memory to copy shared rules, as
+    /// ``removeValue(for:of:when:)`` does.
     public func removeValues(of target: AnyObject) {
         resolver.removeValues(of: target)
     }

@@ -41,12 +41,11 @@ final class RuleTable {
 
     /// A new empty table, private (`history` nil) or shareable.
     ///
-    /// Stops the program when there is no memory for the table, as a failed allocation does.
-    init(history: BindHistory?) {
+    /// - Throws: ``ResolverError/outOfMemory`` when there is no memory for the table.
+    init(history: BindHistory?) throws(ResolverError) {
         var table: OpaquePointer?
-        guard csr_table_create(&table, nil, nil) == CSR_OK, let table else {
-            resourceExhausted("StateResolver cannot create its rule table: out of memory")
-        }
+        try ResolverError.check(csr_table_create(&table, nil, nil))
+        guard let table else { throw .corrupted }
         self.table = table
         self.history = history
         // The table calls this mid-mutation: values are only parked in the slab, and released
@@ -59,6 +58,12 @@ final class RuleTable {
                     value, predicateContext: predicateContext)
             }, Unmanaged.passUnretained(self).toOpaque())
         StateResolver.expectSuccess(status)
+    }
+
+    /// A new private table, for a resolver's creation, which cannot throw: stops the program
+    /// when there is no memory, as a failed allocation does.
+    static func makePrivateTable() -> RuleTable {
+        do { return try RuleTable(history: nil) } catch { stop(for: error, in: "StateResolver cannot create its rule table") }
     }
 
     /// Destroys the table, taking its values back at once (not one by one through the slab's
@@ -90,7 +95,11 @@ final class RuleTable {
     // MARK: Sharing
 
     /// The shared empty table every sharing resolver starts on (held for the process's life).
-    nonisolated(unsafe) static let empty = RuleTable(history: BindHistory())
+    nonisolated(unsafe) static let empty: RuleTable = {
+        do throws(ResolverError) { return try RuleTable(history: BindHistory()) } catch {
+            stop(for: error, in: "the shared empty rule table")
+        }
+    }()
 
     /// The shareable tables that resolvers are on, by the binds that made them: held while a
     /// resolver is on one (counted in ``holders``, see ``join(_:)`` and ``leave(_:)``) — not
@@ -141,18 +150,17 @@ final class RuleTable {
     /// hold: the same slots, handles and versions; private if `keepsHistory` is false (the
     /// caller changes it by other than a shared bind), else shareable and not registered yet.
     ///
-    /// Stops the program when there is no memory, as a failed allocation does.
-    func copy(keepsHistory: Bool) -> RuleTable {
+    /// - Throws: ``ResolverError/outOfMemory`` when there is no memory for the copy, which is
+    ///   then released: this table and its resolvers are unchanged.
+    /// - Complexity: O(*b*) in the binds that made the table (at most ``maximumSharedBinds``).
+    func copy(keepsHistory: Bool) throws(ResolverError) -> RuleTable {
         guard let history else { internalInconsistency("RuleTable: a private table copied") }
-        let copy = RuleTable(history: nil)
+        let copy = try RuleTable(history: nil)
         for bind in history.binds {
-            do throws(ResolverError) {
-                var descriptor = bind.descriptor
-                let handle = try copy.slab.insert(bind.box, inline: bind.bits)
-                try ResolverError.check(csr_set(copy.table, bind.target, bind.keyPath, &descriptor, handle, nil))
-            } catch {
-                stop(for: error, in: "StateResolver's copy of its shared rule table")
-            }
+            var descriptor = bind.descriptor
+            // On failure, the copy's deinit releases the values inserted so far.
+            let handle = try copy.slab.insert(bind.box, inline: bind.bits)
+            try ResolverError.check(csr_set(copy.table, bind.target, bind.keyPath, &descriptor, handle, nil))
         }
         if keepsHistory { copy.history = history }  // not registered yet: no one else knows the copy
         return copy

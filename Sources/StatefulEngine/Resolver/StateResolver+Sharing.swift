@@ -15,10 +15,12 @@ extension StateResolver {
     /// - Complexity: O(1) when the rules are the resolver's own; else a registry lookup
     ///   (comparing at most ``RuleTable/maximumSharedBinds`` binds when the hashes agree), plus
     ///   a copy of the table when another resolver holds it.
+    /// - Throws: ``ResolverError/outOfMemory`` when there is no memory for the copy; the
+    ///   resolver is then unchanged.
     func prepareToAdd(
         _ descriptor: StateDescriptor, _ box: AnyValueBox?, inline bits: UInt64, to target: UInt32, _ keyPathID: UInt32,
         after history: BindHistory
-    ) -> (found: Bool, next: BindHistory?) {
+    ) throws(ResolverError) -> (found: Bool, next: BindHistory?) {
         let next =
             history.count < RuleTable.maximumSharedBinds
             ? SharedBind.make(target: target, keyPath: keyPathID, descriptor: Self.cDescriptor(descriptor), box: box, bits: bits)
@@ -27,7 +29,7 @@ extension StateResolver {
             move(to: shared)
             return (true, next)
         }
-        if !rules.isHeldByOneResolver { move(to: rules.copy(keepsHistory: true)) }
+        if !rules.isHeldByOneResolver { move(to: try rules.copy(keepsHistory: true)) }
         return (false, next)
     }
 
@@ -36,11 +38,20 @@ extension StateResolver {
     /// its own until every value is removed (see ``StateResolver/removeAllValues()``) — and
     /// detaches the apply reading their last diff, which the change may free.
     ///
+    /// Its callers cannot throw (a removal, a purge, a cache budget): when there is no memory
+    /// for the copy, the program stops, as a failed allocation does.
+    ///
     /// - Complexity: O(1) when they are its own; else a copy of at most
     ///   ``RuleTable/maximumSharedBinds`` binds.
     func makeRulesPrivate() {
         if rules.history != nil {
-            if rules.isHeldByOneResolver { rules.makePrivate() } else { move(to: rules.copy(keepsHistory: false)) }
+            if rules.isHeldByOneResolver {
+                rules.makePrivate()
+            } else {
+                do { move(to: try rules.copy(keepsHistory: false)) } catch {
+                    stop(for: error, in: "StateResolver's copy of its shared rule table")
+                }
+            }
         }
         detachDiffReader()
     }

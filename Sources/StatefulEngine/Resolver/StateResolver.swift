@@ -77,7 +77,7 @@ public final class StateResolver {
 
     /// Creates an empty resolver whose values count as applied for `state`.
     public init(state: ControlState = .normal) {
-        rules = RuleTable(history: nil)
+        rules = .makePrivateTable()
         applying = ApplyState(applied: state)
         sharesRules = false
     }
@@ -86,7 +86,7 @@ public final class StateResolver {
     /// rules with the resolvers that made the same binds (see ``RuleTable``): for resolvers
     /// used on the main actor only, as a control's.
     package init(state: ControlState = .normal, sharingRules: Bool) {
-        rules = sharingRules ? RuleTable.empty : RuleTable(history: nil)
+        rules = sharingRules ? .empty : .makePrivateTable()
         applying = ApplyState(applied: state)
         sharesRules = sharingRules
         if sharingRules { RuleTable.join(rules) }
@@ -178,7 +178,7 @@ public final class StateResolver {
         let history = rules.history
         var next: BindHistory?
         if let history {
-            let prepared = prepareToAdd(descriptor, box, inline: bits, to: bound.id, keyPathID, after: history)
+            let prepared = try prepareToAdd(descriptor, box, inline: bits, to: bound.id, keyPathID, after: history)
             if prepared.found {
                 Self.expectSuccess(csr_slot(table, bound.id, keyPathID, &slot))
                 return slot
