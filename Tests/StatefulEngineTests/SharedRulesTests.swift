@@ -24,8 +24,8 @@ struct SharedRulesTests {
         }
     }
 
-    /// A value that is not `Hashable`: a rule binding it is never shared.
-    struct Tag: Equatable { var name: String }
+    /// A value that is not even `Equatable`: shared all the same when its bits are the same.
+    struct Tag { var name: String }
 
     static func sharing() -> StateResolver { StateResolver(sharingRules: true) }
 
@@ -97,10 +97,22 @@ struct SharedRulesTests {
         #expect(second.ruleCount == 2 && kept.title == "T")
     }
 
+    @Test func valuesAreSharedByTheirBits() throws {
+        let (first, second, other) = (Self.sharing(), Self.sharing(), Self.sharing())
+        try first.setValue(Tag(name: "g1"), for: \.tag, of: Target(), when: .containing(.selected))
+        try second.setValue(Tag(name: "g1"), for: \.tag, of: Target(), when: .containing(.selected))
+        try other.setValue(Tag(name: "g2"), for: \.tag, of: Target(), when: .containing(.selected))
+        #expect(first.rules === second.rules && first.rules !== other.rules && other.rules.history != nil)
+    }
+
     @Test func bindsThatCannotBeSharedMakeTheRulesOwn() throws {
-        let (tagged, custom) = (Self.sharing(), Self.sharing())
-        try tagged.setValue(Tag(name: "g1"), for: \.tag, of: Target(), when: .containing(.selected))
-        #expect(tagged.rules.history == nil)
+        let (replacing, custom) = (Self.sharing(), Self.sharing())
+        let target = Target()
+        try replacing.setValue("A", for: \.title, of: target, when: .containing(.selected))
+        #expect(replacing.rules.history != nil)
+        // The history would keep the value replaced for the table's life.
+        try replacing.setValue("B", for: \.title, of: target, when: .containing(.selected))
+        #expect(replacing.rules.history == nil)
         try custom.setValue("C", for: \.title, of: Target(), when: .custom("odd", priority: 1) { $0.rawValue & 1 == 1 })
         #expect(custom.rules.history == nil)
     }

@@ -13,6 +13,10 @@ package class Binding {
     /// default: a write is skipped when the value to write is this one, and a binding whose
     /// rules changed is brought to its winner by comparing with it.
     @exclusivity(unchecked) final var writtenVersion: UInt64 = 0
+    /// The ``writtenVersion`` of a binding that holds a value of a rule table its resolver left
+    /// for the shared empty one: no value has it (a slab would hand it out after 2⁶³ values),
+    /// so the next write writes.
+    static let versionOfTableLeft: UInt64 = .max
     /// The key path's id in the resolver (see `KeyPathIDs`).
     final let keyPathID: UInt32
     /// The pair's slot in the C table, as of its last `csr_set`.

@@ -99,8 +99,18 @@ struct BindingStore {
         }
     }
 
-    /// Unindexes every binding: for a resolver that moved to a table without rules.
-    mutating func unindexAll() { bySlot = [] }
+    /// Unindexes every binding, and marks each that holds a rule value as holding a value of a
+    /// table left (``Binding/versionOfTableLeft``): for a resolver that moved to a table without
+    /// rules. The tables it binds in next count their versions from the start, and a setter may
+    /// bind before the defaults are written back: a new value must not be taken for written.
+    mutating func forgetTable() {
+        bySlot = []
+        for targetBindings in byTarget {
+            targetBindings.forEach { binding in
+                if binding.writtenVersion != 0 { binding.writtenVersion = Binding.versionOfTableLeft }
+            }
+        }
+    }
 
     /// The binding indexed at `slot`, unretained: the binding of the table's pair in that slot
     /// (see above); nil for a slot never indexed or out of range (a change without slot): look

@@ -14,8 +14,10 @@ internal import CStateResolver
 /// give each (target, key path) pair the same slot and each value the same handle and version,
 /// so a resolver that moves keeps its bindings as they are.
 ///
-/// Only some binds are shared: those whose value can be compared (an inline value, or a
-/// `Hashable` one in a box) without a custom predicate, up to ``maximumSharedBinds``. Any other
+/// Only some binds are shared: those of the same value, bit for bit (an inline value's bytes,
+/// or a boxed value's: the same object, a string of the same stored bytes — equal values whose
+/// bits differ are not shared, as a resolver writes the table's value, not its own), without a
+/// custom predicate, that replace no rule, up to ``maximumSharedBinds``. Any other
 /// bind, and any other change to the rules (a removal, a purge, a cache budget), makes the
 /// resolver's table its own until every value is removed, which moves it back to the shared
 /// empty table. Caches are shared with the rules: a diff one control computed serves every
@@ -169,7 +171,7 @@ final class RuleTable {
 
 /// A bind a shared table records (40 bytes): the rule's (target, key path) pair, its descriptor
 /// (without predicate), and its value — an inline value's bytes, or its box, compared by the
-/// value's equality.
+/// value's bits (``AnyValueBox/hasSameBits(as:)``).
 struct SharedBind: Equatable {
     let target: UInt32
     let keyPath: UInt32
@@ -182,12 +184,12 @@ struct SharedBind: Equatable {
     let box: AnyValueBox?
 
     /// The bind of `box` (or inline `bits`) for `descriptor` to the pair, and the hash of its
-    /// value; nil when it cannot be shared: a custom descriptor, or a boxed value that is not
-    /// `Hashable`.
+    /// value's bits; nil when it cannot be shared: a custom descriptor.
     static func make(
         target: UInt32, keyPath: UInt32, descriptor: csr_descriptor, box: AnyValueBox?, bits: UInt64
     ) -> (bind: SharedBind, valueHash: Int)? {
-        guard descriptor.predicate == nil, let valueHash = box.map({ $0.hashOfValue }) ?? bits.hashValue else { return nil }
+        guard descriptor.predicate == nil else { return nil }
+        let valueHash = box?.hashOfBits ?? bits.hashValue
         let bind = SharedBind(
             target: target, keyPath: keyPath, mode: descriptor.mode.rawValue, priority: descriptor.priority, mask: descriptor.mask,
             bits: bits, box: box)
@@ -200,14 +202,18 @@ struct SharedBind: Equatable {
             mode: csr_mode(rawValue: mode), mask: mask, priority: priority, predicate: nil, predicate_context: nil, predicate_id: 0)
     }
 
+    /// Whether the bind sets the rule of `descriptor` (not custom) for the pair: a later bind of
+    /// it replaces this one's value.
+    func setsRule(of target: UInt32, _ keyPath: UInt32, _ descriptor: csr_descriptor) -> Bool {
+        self.target == target && self.keyPath == keyPath && mode == descriptor.mode.rawValue && priority == descriptor.priority
+            && mask == descriptor.mask && descriptor.predicate == nil
+    }
+
     static func == (lhs: Self, rhs: Self) -> Bool {
-        guard
-            lhs.target == rhs.target, lhs.keyPath == rhs.keyPath, lhs.mode == rhs.mode, lhs.priority == rhs.priority,
-            lhs.mask == rhs.mask, lhs.bits == rhs.bits
-        else { return false }
+        guard lhs.setsRule(of: rhs.target, rhs.keyPath, rhs.descriptor), lhs.bits == rhs.bits else { return false }
         switch (lhs.box, rhs.box) {
         case (nil, nil): return true
-        case (let a?, let b?): return a === b || a.isEqual(to: b) == true
+        case (let a?, let b?): return a === b || a.hasSameBits(as: b)
         default: return false
         }
     }
@@ -220,6 +226,11 @@ struct BindHistory: Hashable {
     private(set) var binds: [SharedBind] = []
     private var combinedHash = 0
     var count: Int { binds.count }
+
+    /// Whether some bind set the rule of `descriptor` for the pair (the binds remove none).
+    func hasRule(of target: UInt32, _ keyPath: UInt32, _ descriptor: csr_descriptor) -> Bool {
+        binds.contains { $0.setsRule(of: target, keyPath, descriptor) }
+    }
 
     /// The history with `bind` (whose value hashes to `valueHash`) made last.
     func appending(_ bind: SharedBind, valueHash: Int) -> BindHistory {

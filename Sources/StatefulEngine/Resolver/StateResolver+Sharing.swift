@@ -9,7 +9,8 @@ extension StateResolver {
     /// on shareable rules (made by `history`): moves to the table another resolver made with
     /// the same binds and this one, if there is one — and returns `found`, the rule being there
     /// — or makes sure the table is this resolver's alone (a copy), and returns the history to
-    /// record once the rule is added (nil: a bind that cannot be shared, or one past
+    /// record once the rule is added (nil: a bind that cannot be shared, one that replaces a
+    /// rule's value — the history would keep the value replaced —, or one past
     /// ``RuleTable/maximumSharedBinds``, which makes the rules private).
     ///
     /// - Complexity: O(1) when the rules are the resolver's own; else a registry lookup
@@ -21,9 +22,10 @@ extension StateResolver {
         _ descriptor: StateDescriptor, _ box: AnyValueBox?, inline bits: UInt64, to target: UInt32, _ keyPathID: UInt32,
         after history: BindHistory
     ) throws(ResolverError) -> (found: Bool, next: BindHistory?) {
+        let cDescriptor = Self.cDescriptor(descriptor)
         let next =
-            history.count < RuleTable.maximumSharedBinds
-            ? SharedBind.make(target: target, keyPath: keyPathID, descriptor: Self.cDescriptor(descriptor), box: box, bits: bits)
+            history.count < RuleTable.maximumSharedBinds && !history.hasRule(of: target, keyPathID, cDescriptor)
+            ? SharedBind.make(target: target, keyPath: keyPathID, descriptor: cDescriptor, box: box, bits: bits)
                 .map { history.appending($0.bind, valueHash: $0.valueHash) } : nil
         if let next, let shared = RuleTable.registered(next), shared !== rules {
             move(to: shared)
@@ -71,7 +73,7 @@ extension StateResolver {
         rules = table
         applying.mutationCount &+= 1  // a running apply's change list names the table left
         if table === RuleTable.empty {
-            bindings.unindexAll()
+            bindings.forgetTable()
         } else {
             bindings.reindex { binding in
                 var slot: UInt32 = 0

@@ -213,6 +213,8 @@ public final class StateResolver {
         checkNotEvaluating("removeValue(for:of:when:)")
         // A custom name no rule uses cannot match a rule (and is not remembered).
         guard let binding = binding(keyPath, of: target), var cDescriptor = existingCDescriptor(descriptor) else { return false }
+        // Shareable rules hold every rule their binds set: one that none set is not copied for.
+        if let history = rules.history, !history.hasRule(of: binding.target.id, binding.keyPathID, cDescriptor) { return false }
         makeRulesPrivate()
         let status = csr_remove(table, binding.target.id, binding.keyPathID, &cDescriptor)
         Self.expectSuccess(status)

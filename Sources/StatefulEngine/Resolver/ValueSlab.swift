@@ -12,8 +12,13 @@ package class AnyValueBox {
     /// Whether the values of two boxes of one type are equal: nil when the type is not
     /// `Equatable` (checked at run time) or the boxes hold different types.
     func isEqual(to other: AnyValueBox) -> Bool? { internalInconsistency("AnyValueBox is abstract") }
-    /// The value's hash when its type is `Hashable` (checked at run time), else nil.
-    var hashOfValue: Int? { internalInconsistency("AnyValueBox is abstract") }
+    /// A hash of the value's bits (see ``hasSameBits(as:)``).
+    var hashOfBits: Int { internalInconsistency("AnyValueBox is abstract") }
+    /// Whether `other` holds a value of the same type with the same bits: the same value, which
+    /// may be written in place of this one. Values that are equal may differ in their bits
+    /// (−0.0 and 0.0, two objects that compare equal, canonically equivalent strings), and are
+    /// told apart.
+    func hasSameBits(as other: AnyValueBox) -> Bool { internalInconsistency("AnyValueBox is abstract") }
 }
 
 /// A value boxed with its static type, so a setter unboxes it without a dynamic cast.
@@ -32,7 +37,17 @@ package final class ValueBox<Value>: AnyValueBox {
 
     override var anyValue: Any { value }
 
-    override var hashOfValue: Int? { (value as? any Hashable)?.hashValue }
+    override var hashOfBits: Int {
+        withUnsafeBytes(of: value) { bytes in
+            var hasher = Hasher()
+            hasher.combine(bytes: bytes)
+            return hasher.finalize()
+        }
+    }
+    override func hasSameBits(as other: AnyValueBox) -> Bool {
+        guard let other = other as? ValueBox<Value> else { return false }
+        return withUnsafeBytes(of: value) { mine in withUnsafeBytes(of: other.value) { mine.elementsEqual($0) } }
+    }
     override func isEqual(to other: AnyValueBox) -> Bool? {
         guard let other = other as? ValueBox<Value>, let type = Value.self as? any Equatable.Type else { return nil }
         return areEqual(type, value, other.value)
