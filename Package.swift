@@ -75,7 +75,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StatefulControlsTests",
-            dependencies: ["StatefulControls", "CJudyFaultInjection"]
+            dependencies: ["StatefulControls", "CJudyFaultInjection", "SeededRandom"]
         ),
         .testTarget(
             name: "StressTests",

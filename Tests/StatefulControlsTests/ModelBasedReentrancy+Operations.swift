@@ -1,8 +1,9 @@
 // The model-based reentrancy test's operations and their seeded generator.
 
 import Foundation
-import Testing
+import SeededRandom
 import StatefulControls
+import Testing
 
 // MARK: Operations
 
@@ -149,24 +150,12 @@ indirect enum Op: Sendable, CustomStringConvertible {
 
 // MARK: Generating
 
-/// SplitMix64: a small seeded generator, so that every sequence can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 struct Generator {
     var rng: SplitMix64
     /// The rules generated so far: most removals remove one, some sets set one again (which
     /// makes it the most recent), and most actions are armed on a property bound recently.
     var bound: [(slot: Int, property: Property, rule: Rule)] = []
-    init(seed: UInt64) { rng = SplitMix64(state: seed) }
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
     mutating func sequence() -> [Op] { (0..<Int.random(in: 20...40, using: &rng)).map { _ in op(nested: false) } }
 

@@ -104,34 +104,51 @@ struct ResolverAllocationFailureTests {
         try check(model)
     }
 
-    @Test(arguments: [false, true])
-    func everyAllocationOfAScriptedWorkloadCanFail(persistent: Bool) throws {
+    /// Runs `scenario` once for each allocation index N = 0, 1, … (it arms the failure of the Nth
+    /// allocation itself, where the part it checks starts, and returns whether an allocation
+    /// failed), checking that no run leaks a block of the tables, until a run in which none
+    /// failed. Returns the number of runs in which one did.
+    static func eachAllocationFailing(_ scenario: (_ index: Int) throws -> Bool) throws -> Int {
         var failures = 0
         for index in 0..<20_000 {
             let ours = fault_injection_live_other_blocks()
-            var fired = false
-            do {
-                let resolver = StateResolver()
-                let targets = (0..<4).map { _ in Target() }
-                var model = Model()
-                fault_injection_arm(index, persistent)
-                defer { fault_injection_disarm() }
-                try Self.workload(resolver, targets, &model)
-                fired = fault_injection_fired()
-                fault_injection_disarm()
-                // With memory back, the resolver agrees with the model and empties completely.
-                for state in Self.states {
-                    try resolver.apply(state)
-                    for (i, target) in targets.enumerated() {
-                        try #require(target.number == (Model.winner(model.rules[i], in: state) ?? 0), "failure at \(index)")
-                    }
-                }
-                resolver.removeAllValues()
-                try #require(resolver.ruleCount == 0 && targets.allSatisfy { $0.number == 0 && $0.text == "" })
-            }
-            try #require(fault_injection_live_other_blocks() == ours, "the table leaked after failing allocation \(index)")
+            let fired = try scenario(index)
+            try #require(fault_injection_live_other_blocks() == ours, "the tables leaked after failing allocation \(index)")
             if !fired { break }
             failures += 1
+        }
+        return failures
+    }
+
+    /// With memory back: each resolver agrees with its model in every state, and the first one
+    /// empties completely.
+    static func checkWithMemoryBack(_ runs: [(StateResolver, [Target], Model)], failure index: Int) throws {
+        for state in states {
+            for (resolver, targets, model) in runs {
+                try resolver.apply(state)
+                for (i, target) in targets.enumerated() {
+                    try #require(target.number == (Model.winner(model.rules[i], in: state) ?? 0), "failure at \(index)")
+                }
+            }
+        }
+        let (resolver, targets, _) = runs[0]
+        resolver.removeAllValues()
+        try #require(resolver.ruleCount == 0 && targets.allSatisfy { $0.number == 0 && $0.text == "" })
+    }
+
+    @Test(arguments: [false, true])
+    func everyAllocationOfAScriptedWorkloadCanFail(persistent: Bool) throws {
+        let failures = try Self.eachAllocationFailing { index in
+            let resolver = StateResolver()
+            let targets = (0..<4).map { _ in Target() }
+            var model = Model()
+            fault_injection_arm(index, persistent)
+            defer { fault_injection_disarm() }
+            try Self.workload(resolver, targets, &model)
+            let fired = fault_injection_fired()
+            fault_injection_disarm()
+            try Self.checkWithMemoryBack([(resolver, targets, model)], failure: index)
+            return fired
         }
         #expect(failures > 50, "the workload should allocate many times")
     }
@@ -139,59 +156,44 @@ struct ResolverAllocationFailureTests {
     /// The workload on rules shared with a twin, a resolver that made its first 6 number binds
     /// (and holds the table they make): the resolver under test makes the same binds in tables
     /// of its own, moves onto the twin's table at the 6th, and copies it at the 7th, the
-    /// workload's next step. A failed
-    /// copy throws ``ResolverError/outOfMemory`` and leaves both resolvers as they were.
+    /// workload's next step. A failed copy throws ``ResolverError/outOfMemory`` and leaves both
+    /// resolvers as they were.
     ///
     /// On the main actor, as a control's resolvers are: shared tables are the process's, and
     /// the allocation counters are the thread's.
     @MainActor @Test(arguments: [false, true])
     func bindsOnSharedRules(persistent: Bool) throws {
         let sharedBinds = 6
-        _ = RuleTable.empty  // made once for the process: not a leak of the first iteration
-        var failures = 0
+        _ = RuleTable.empty  // made once for the process: not a leak of the first run
         var moved = false
-        for index in 0..<20_000 {
-            let ours = fault_injection_live_other_blocks()
+        let failures = try Self.eachAllocationFailing { index in
+            let twin = StateResolver(sharingRules: true)
+            let twinTargets = (0..<4).map { _ in Target() }
+            var twinModel = Model()
+            for i in 0..<sharedBinds { try #require(try Self.bindNumber(i, twin, twinTargets, &twinModel)) }
+            let resolver = StateResolver(sharingRules: true)
+            let targets = (0..<4).map { _ in Target() }
+            var model = Model()
             var fired = false
-            do {
-                let twin = StateResolver(sharingRules: true)
-                let twinTargets = (0..<4).map { _ in Target() }
-                var twinModel = Model()
-                for i in 0..<sharedBinds { try #require(try Self.bindNumber(i, twin, twinTargets, &twinModel)) }
-                let resolver = StateResolver(sharingRules: true)
-                let targets = (0..<4).map { _ in Target() }
-                var model = Model()
-                fault_injection_arm(index, persistent)
-                defer { fault_injection_disarm() }
-                // Moved onto the twin's table at the 6th bind (when the binds before it bound).
-                for i in 0..<sharedBinds { _ = try Self.bindNumber(i, resolver, targets, &model) }
-                if resolver.rules === twin.rules { moved = true }
-                try Self.workload(resolver, targets, &model, from: sharedBinds) {
-                    // Still on the twin's rules (every bind since failed): a removal copies them,
-                    // and stops the program when there is no memory, as a `Control`'s bind does.
-                    if resolver.rules === twin.rules {
-                        fired = fault_injection_fired()
-                        fault_injection_disarm()
-                    }
+            fault_injection_arm(index, persistent)
+            defer { fault_injection_disarm() }
+            // Moved onto the twin's table at the 6th bind (when the binds before it bound).
+            for i in 0..<sharedBinds { _ = try Self.bindNumber(i, resolver, targets, &model) }
+            if resolver.rules === twin.rules { moved = true }
+            try Self.workload(resolver, targets, &model, from: sharedBinds) {
+                // Still on the twin's rules (every bind since failed): a removal copies them,
+                // and stops the program when there is no memory, as a `Control`'s bind does.
+                if resolver.rules === twin.rules {
+                    fired = fault_injection_fired()
+                    fault_injection_disarm()
                 }
-                fired = fired || fault_injection_fired()
-                fault_injection_disarm()
-                // The twin kept its rules; with memory back, both agree with their models.
-                try #require(twin.ruleCount == sharedBinds)
-                for state in Self.states {
-                    for (resolver, targets, model) in [(resolver, targets, model), (twin, twinTargets, twinModel)] {
-                        try resolver.apply(state)
-                        for (i, target) in targets.enumerated() {
-                            try #require(target.number == (Model.winner(model.rules[i], in: state) ?? 0), "failure at \(index)")
-                        }
-                    }
-                }
-                resolver.removeAllValues()
-                try #require(resolver.ruleCount == 0 && targets.allSatisfy { $0.number == 0 && $0.text == "" })
             }
-            try #require(fault_injection_live_other_blocks() == ours, "the tables leaked after failing allocation \(index)")
-            if !fired { break }
-            failures += 1
+            fired = fired || fault_injection_fired()
+            fault_injection_disarm()
+            // The twin kept its rules.
+            try #require(twin.ruleCount == sharedBinds)
+            try Self.checkWithMemoryBack([(resolver, targets, model), (twin, twinTargets, twinModel)], failure: index)
+            return fired
         }
         #expect(moved, "the resolver should have moved onto the twin's table")
         #expect(failures > 50, "the workload should allocate many times")

@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 
 @testable import StatefulEngine
@@ -18,19 +19,6 @@ import Testing
 /// domain.
 @MainActor @Suite("StateResolver: shared rules under setters and value deinits that call back")
 struct SharedRulesReentrancyTests {
-    /// SplitMix64: the same seed gives the same operations on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A bound value whose deinit runs its armed callback (once).
     final class Hook {
         let name: Int
@@ -112,7 +100,7 @@ struct SharedRulesReentrancyTests {
         static let propertyCount = 4
 
         let seed: UInt64
-        var random: Generator
+        var random: SplitMix64
         let resolvers: [StateResolver]
         /// The targets of resolver *i* at index *i*: only it binds them.
         var targets: [[Target]]
@@ -133,7 +121,7 @@ struct SharedRulesReentrancyTests {
 
         init(seed: UInt64) {
             self.seed = seed
-            random = Generator(state: seed)
+            random = SplitMix64(seed: seed)
             resolvers = (0..<Self.resolverCount).map { _ in StateResolver(sharingRules: true) }
             targets = (0..<Self.resolverCount).map { _ in (0..<Self.targetsPerResolver).map { _ in Target() } }
             hooks = []
