@@ -84,9 +84,9 @@ extension Control {
     /// Removes the value bound for exactly `descriptor`; the next winner (or the default) is
     /// written if that value was applied. Returns whether there was one.
     ///
-    /// A control whose rules are shared with other controls (see "Under the hood" in "State
-    /// resolution") first gets a copy of its own; it stops the program, with a message, if
-    /// there is no memory for the copy (as ``setValue(_:for:of:when:)`` does).
+    /// A removal from rules shared with other controls (see "Under the hood" in "State
+    /// resolution") first gives the control a copy of its own; it stops the program, with a
+    /// message, if there is no memory for the copy (as ``setValue(_:for:of:when:)`` does).
     @discardableResult
     public func removeValue<Target: AnyObject, Value>(
         for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, when descriptor: StateDescriptor

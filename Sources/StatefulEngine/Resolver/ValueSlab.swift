@@ -17,7 +17,8 @@ package class AnyValueBox {
     /// Whether `other` holds a value of the same type with the same bits: the same value, which
     /// may be written in place of this one. Values that are equal may differ in their bits
     /// (−0.0 and 0.0, two objects that compare equal, canonically equivalent strings), and are
-    /// told apart.
+    /// told apart. Every byte of the value's size is compared, padding too: copies of a value
+    /// with padding may differ there (never in the bytes that hold data).
     func hasSameBits(as other: AnyValueBox) -> Bool { internalInconsistency("AnyValueBox is abstract") }
 }
 
