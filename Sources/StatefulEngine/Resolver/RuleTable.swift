@@ -64,10 +64,10 @@ final class RuleTable {
         StateResolver.expectSuccess(status)
     }
 
-    /// A new private table, for a resolver's creation, which cannot throw: stops the program
-    /// when there is no memory, as a failed allocation does.
-    static func makePrivateTable() -> RuleTable {
-        do { return try RuleTable(history: nil) } catch { stop(for: error, in: "StateResolver cannot create its rule table") }
+    /// A new empty table, for a resolver's creation or the shared empty table, which cannot
+    /// throw: stops the program when there is no memory, as a failed allocation does.
+    static func makeOrStop(history: BindHistory?) -> RuleTable {
+        do { return try RuleTable(history: history) } catch { stop(for: error, in: "StateResolver cannot create its rule table") }
     }
 
     /// Destroys the table, taking its values back at once (not one by one through the slab's
@@ -99,11 +99,7 @@ final class RuleTable {
     // MARK: Sharing
 
     /// The shared empty table every sharing resolver starts on (held for the process's life).
-    nonisolated(unsafe) static let empty: RuleTable = {
-        do throws(ResolverError) { return try RuleTable(history: BindHistory()) } catch {
-            stop(for: error, in: "the shared empty rule table")
-        }
-    }()
+    nonisolated(unsafe) static let empty = makeOrStop(history: BindHistory())
 
     /// The shareable tables that resolvers are on, by the binds that made them: held while a
     /// resolver is on one (counted in ``holders``, see ``join(_:)`` and ``leave(_:)``) — not
@@ -135,7 +131,7 @@ final class RuleTable {
 
     /// Records that a bind was just made in this table, which one resolver only is on: the
     /// table is registered under its new history, or made private (`new` nil: a bind that
-    /// cannot be shared, or past ``maximumSharedBinds``).
+    /// cannot be shared, or past ``maximumSharedBinds``). Nothing for a private table.
     func record(_ new: BindHistory?) {
         guard let old = history else { return }
         Self.registry.withLock { registry in

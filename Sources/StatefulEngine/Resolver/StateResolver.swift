@@ -77,7 +77,7 @@ public final class StateResolver {
 
     /// Creates an empty resolver whose values count as applied for `state`.
     public init(state: ControlState = .normal) {
-        rules = .makePrivateTable()
+        rules = .makeOrStop(history: nil)
         applying = ApplyState(applied: state)
         sharesRules = false
     }
@@ -86,7 +86,7 @@ public final class StateResolver {
     /// rules with the resolvers that made the same binds (see ``RuleTable``): for resolvers
     /// used on the main actor only, as a control's.
     package init(state: ControlState = .normal, sharingRules: Bool) {
-        rules = sharingRules ? .empty : .makePrivateTable()
+        rules = sharingRules ? .empty : .makeOrStop(history: nil)
         applying = ApplyState(applied: state)
         sharesRules = sharingRules
         if sharingRules { RuleTable.join(rules) }
@@ -190,10 +190,10 @@ public final class StateResolver {
         detachDiffReader()
         let status = csr_set(table, bound.id, keyPathID, &cDescriptor, handle, &slot)
         guard status != CSR_OK else {
-            if history != nil { rules.record(next) }
+            rules.record(next)  // nothing to record on private rules
             return slot
         }
-        if history != nil { rules.makePrivate() }  // the table's handles no longer follow its binds
+        rules.makePrivate()  // shared rules: the table's handles no longer follow its binds
         slab.releaseRule(handle, predicateContext: cDescriptor.predicate_context)
         drainReleased()
         try ResolverError.check(status)
