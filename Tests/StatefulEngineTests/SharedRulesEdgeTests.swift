@@ -4,7 +4,8 @@ import Testing
 
 /// Shared rules at their edges: a value shared only when it is the same value, bit for bit (a
 /// resolver writes the table's value, not its own); the versions of a table left; a value
-/// replaced, released at once; a removal that removes nothing, which keeps the rules shared.
+/// replaced, released at once; a removal that removes nothing, which keeps the rules shared (on
+/// the shared empty table too).
 /// Each case once made a bound property end other than its own binds say, or kept a value.
 @MainActor @Suite("StateResolver: shared rules, values told apart and tables left")
 struct SharedRulesEdgeTests {
@@ -164,5 +165,41 @@ struct SharedRulesEdgeTests {
         #expect(x.rules === y.rules)
         #expect(!y.removeValue(for: \.b, of: ty, when: .containing(.highlighted, priority: 66)))
         #expect(x.rules === y.rules)
+    }
+
+    /// `removeAllValues()` writes the defaults back on the shared empty table, where a binding
+    /// of a target that died unseen is purged, and a setter may remove a value not written back
+    /// yet. Neither removal finds a rule there, so neither copies the shared empty table: the
+    /// resolver stays on it, and its next binds are shared (a copy kept them its own).
+    @Test func removalsWhileEveryValueIsRemovedKeepTheSharedEmptyTable() throws {
+        // A twin makes the same binds (the same ids) to targets that live, and removes them all.
+        let (resolver, twin) = (Self.sharing(), Self.sharing())
+        let (kept, twinsFirst, twinsSecond) = (Target(), Target(), Target())
+        var dying: Target? = Target()
+        try resolver.setValue(0x5EED_2A01, for: \.b, of: kept, when: .containing([]))
+        try resolver.setValue(0x5EED_2A02, for: \.a, of: dying!, when: .containing([]))
+        try twin.setValue(0x5EED_2A01, for: \.b, of: twinsFirst, when: .containing([]))
+        try twin.setValue(0x5EED_2A02, for: \.a, of: twinsSecond, when: .containing([]))
+        dying = nil
+        resolver.removeAllValues()  // writing b's default back purges the dead target
+        twin.removeAllValues()
+        #expect(resolver.ruleCount == 0 && kept.b == 0)
+        #expect(resolver.rules === RuleTable.empty)
+        try resolver.setValue(0x5EED_2A03, for: \.a, of: kept, when: .containing(.selected, priority: 2077))
+        try twin.setValue(0x5EED_2A03, for: \.a, of: twinsFirst, when: .containing(.selected, priority: 2077))
+        #expect(resolver.rules === twin.rules)
+
+        // A setter removes a value not written back yet (a's default is written back first).
+        let removing = Self.sharing()
+        let target = Target()
+        try removing.setValue(0x5EED_2B01, for: \.a, of: target, when: .containing([]))
+        try removing.setValue(0x5EED_2B02, for: \.c, of: target, when: .containing([]))
+        target.onA = { [unowned target] _ in
+            target.onA = nil
+            removing.removeValues(for: \.c, of: target)
+        }
+        removing.removeAllValues()
+        #expect(removing.ruleCount == 0 && (target.a, target.c) == (0, 0))
+        #expect(removing.rules === RuleTable.empty)
     }
 }

@@ -225,9 +225,13 @@ struct BindHistory: Hashable {
     private var combinedHash = 0
     var count: Int { binds.count }
 
-    /// Whether some bind set the rule of `descriptor` for the pair (the binds remove none).
-    func hasRule(of target: UInt32, _ keyPath: UInt32, _ descriptor: csr_descriptor) -> Bool {
-        binds.contains { $0.setsRule(of: target, keyPath, descriptor) }
+    /// Whether some bind set a rule of `target` — of its `keyPath` when given, and of
+    /// `descriptor` for that pair when given too (the binds remove none).
+    func hasRule(of target: UInt32, _ keyPath: UInt32? = nil, _ descriptor: csr_descriptor? = nil) -> Bool {
+        binds.contains { bind in
+            guard bind.target == target, keyPath == nil || bind.keyPath == keyPath else { return false }
+            return descriptor.map { bind.setsRule(of: target, bind.keyPath, $0) } ?? true
+        }
     }
 
     /// The history with `bind` (whose value hashes to `valueHash`) made last.

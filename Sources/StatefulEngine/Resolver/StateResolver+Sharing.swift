@@ -36,7 +36,7 @@ extension StateResolver {
     }
 
     /// Makes the rules this resolver's own before it changes them other than by a shared bind
-    /// (a removal, a purge, a cache budget) — a copy when other resolvers hold them; they stay
+    /// (a removal, a purge: see ``prepareToRemove(of:_:_:)``; a cache budget) — a copy when other resolvers hold them; they stay
     /// its own until every value is removed (see ``StateResolver/removeAllValues()``) — and
     /// detaches the apply reading their last diff, which the change may free.
     ///
@@ -56,6 +56,21 @@ extension StateResolver {
             }
         }
         detachDiffReader()
+    }
+
+    /// Before a removal of the rules of `target` — of its `keyPath` only when given, of
+    /// `descriptor` for that pair only when given too: whether the rules may hold such a rule,
+    /// made this resolver's own then (``makeRulesPrivate()``). Shareable rules hold exactly the
+    /// rules their binds set, so a removal that would find none there is not made: the rules
+    /// stay shared (the shared empty one too, on which ``removeAllValues()`` writes defaults
+    /// back while setters may remove values and dead targets may be purged).
+    ///
+    /// - Complexity: O(*b*) in the binds of shareable rules (at most
+    ///   ``RuleTable/maximumSharedBinds``), plus ``makeRulesPrivate()``.
+    func prepareToRemove(of target: UInt32, _ keyPath: UInt32? = nil, _ descriptor: csr_descriptor? = nil) -> Bool {
+        if let history = rules.history, !history.hasRule(of: target, keyPath, descriptor) { return false }
+        makeRulesPrivate()
+        return true
     }
 
     /// Moves to the shared empty table: what removing every rule of shared rules leaves.

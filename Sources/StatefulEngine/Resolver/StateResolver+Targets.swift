@@ -37,8 +37,7 @@ extension StateResolver {
     /// Drops the rules of a target that was deallocated.
     func purge(_ bound: BoundTarget) {
         guard targets.contains(bound) else { return }
-        makeRulesPrivate()
-        Self.expectSuccess(csr_remove_target(table, bound.id))
+        if prepareToRemove(of: bound.id) { Self.expectSuccess(csr_remove_target(table, bound.id)) }
         for binding in bindings.bindings(ofTarget: bound.id) { bindings.remove(binding.key, retiring: applying.isApplying) }
         targets.remove(bound)
     }

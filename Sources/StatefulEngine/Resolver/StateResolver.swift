@@ -215,9 +215,7 @@ public final class StateResolver {
         checkNotEvaluating("removeValue(for:of:when:)")
         // A custom name no rule uses cannot match a rule (and is not remembered).
         guard let binding = binding(keyPath, of: target), var cDescriptor = existingCDescriptor(descriptor) else { return false }
-        // Shareable rules hold every rule their binds set: one that none set is not copied for.
-        if let history = rules.history, !history.hasRule(of: binding.target.id, binding.keyPathID, cDescriptor) { return false }
-        makeRulesPrivate()
+        guard prepareToRemove(of: binding.target.id, binding.keyPathID, cDescriptor) else { return false }
         let status = csr_remove(table, binding.target.id, binding.keyPathID, &cDescriptor)
         Self.expectSuccess(status)
         guard status == CSR_OK else { return false }
@@ -237,7 +235,7 @@ public final class StateResolver {
         checkNotEvaluating("removeValues(for:of:)")
         guard let binding = binding(keyPath, of: target) else { return }
         remove([binding]) {
-            makeRulesPrivate()
+            guard prepareToRemove(of: binding.target.id, binding.keyPathID) else { return }
             Self.expectSuccess(csr_remove_binding(table, binding.target.id, binding.keyPathID))
         }
     }
@@ -250,7 +248,7 @@ public final class StateResolver {
         checkNotEvaluating("removeValues(of:)")
         guard let bound = existingTarget(target) else { return }
         remove(bindings.bindings(ofTarget: bound.id)) {
-            makeRulesPrivate()
+            guard prepareToRemove(of: bound.id) else { return }
             Self.expectSuccess(csr_remove_target(table, bound.id))
         }
     }
