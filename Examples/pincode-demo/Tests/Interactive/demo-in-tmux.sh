@@ -24,6 +24,8 @@ tmux send-keys -t "$session" d
 expect "state   highlighted | disabled | org.statefulcontrols.filled | org.statefulcontrols.valid"
 tmux send-keys -t "$session" C-c
 expect "EXIT 130"
+# The terminal's mode is printed just after the exit status: wait for it, then read it.
+for _ in $(seq 50); do screen | grep -qx -- '-\?icanon' && break; sleep 0.1; done
 screen | grep -qx "icanon" || fail "the terminal was not restored (icanon is off)"
 tmux kill-session -t "$session"
 echo "demo-in-tmux: typing, backspace, highlight, disable and Ctrl-C (terminal restored) all work"
