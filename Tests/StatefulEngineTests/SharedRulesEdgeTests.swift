@@ -181,7 +181,7 @@ struct SharedRulesEdgeTests {
         try twin.setValue(0x5EED_2A01, for: \.b, of: twinsFirst, when: .containing([]))
         try twin.setValue(0x5EED_2A02, for: \.a, of: twinsSecond, when: .containing([]))
         dying = nil
-        resolver.removeAllValues()  // writing b's default back purges the dead target
+        resolver.removeAllValues()  // writing the defaults back finds the dead target: purged
         twin.removeAllValues()
         #expect(resolver.ruleCount == 0 && kept.b == 0)
         #expect(resolver.rules === RuleTable.empty)

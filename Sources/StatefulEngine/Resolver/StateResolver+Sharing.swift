@@ -36,9 +36,10 @@ extension StateResolver {
     }
 
     /// Makes the rules this resolver's own before it changes them other than by a shared bind
-    /// (a removal, a purge: see ``prepareToRemove(of:_:_:)``; a cache budget) — a copy when other resolvers hold them; they stay
-    /// its own until every value is removed (see ``StateResolver/removeAllValues()``) — and
-    /// detaches the apply reading their last diff, which the change may free.
+    /// (a removal or a purge, through ``prepareToRemove(of:_:_:)``; a cache budget) — a copy
+    /// when other resolvers hold them; they stay its own until every value is removed (see
+    /// ``StateResolver/removeAllValues()``) — and detaches the apply reading their last diff,
+    /// which the change may free.
     ///
     /// Its callers cannot throw (a removal, a purge, a cache budget): when there is no memory
     /// for the copy, the program stops, as a failed allocation does.
