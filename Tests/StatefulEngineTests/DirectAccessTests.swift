@@ -2,7 +2,7 @@
 // tells a dead target, and its self-check. Compiled where the direct access is (the gate of
 // PropertyAccess.selectStrategy); its behaviour through the resolver is tested in both modes
 // by every other suite.
-#if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
+#if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
     import Testing
     @testable import StatefulEngine
     import CSwiftRuntime

@@ -10,14 +10,10 @@
 #include <stdint.h>
 
 /* The gate of StatefulEngine's direct property access (PropertyAccess.selectStrategy): these
-   layouts and conventions were verified on Linux, x86_64 and aarch64, without pointer
-   authentication. Elsewhere, or with STATEFULCONTROLS_PORTABLE_ONLY defined, this module is
-   empty. */
-#ifndef __has_feature
-#define __has_feature(feature) 0
-#endif
-#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__)) && !defined(__arm64e__) && \
-    !__has_feature(ptrauth_calls) && !defined(STATEFULCONTROLS_PORTABLE_ONLY)
+   layouts and conventions were verified on Linux x86_64 with glibc, the only platform this
+   project runs its tests on. Elsewhere, or with STATEFULCONTROLS_PORTABLE_ONLY defined, this
+   module is empty. */
+#if defined(__linux__) && defined(__x86_64__) && defined(__GLIBC__) && !defined(STATEFULCONTROLS_PORTABLE_ONLY)
 #define CSWIFTRUNTIME_DIRECT_ACCESS 1
 
 /// Whether the object's deinitialisation has begun. The object's memory must still be allocated

@@ -21,9 +21,8 @@
 ///   value is then assigned at its property's offset or handed to its setter without the
 ///   standard library's key path machinery, and a target is held without a weak reference.
 ///   These layouts are the runtime's, not API: the direct path is compiled only where they
-///   were verified — Linux on x86_64 and aarch64, without Objective-C interoperability or
-///   pointer authentication — and is checked against the portable path once per process,
-///   before its first use.
+///   were verified — Linux on x86_64 with glibc, where this project's tests run — and is
+///   checked against the portable path once per process, before its first use.
 /// - ``portable`` is plain Swift: a bound value is written with the caller's assignment
 ///   (`target[keyPath: keyPath] = value` in the code that bound it, which the optimiser turns
 ///   into `target.property = value` for a key path literal), a custom state read with
@@ -106,7 +105,7 @@ extension PropertyAccess {
         }
         // The gate: where the runtime layouts the direct path reads were verified. The same
         // condition opens every file of PropertyAccess/Direct (and CSwiftRuntime's, in C).
-        #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
+        #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
             let failures = DirectAccessSelfCheck.failures(injecting: DirectAccessSelfCheck.injectedFault)
             guard failures.isEmpty else {
                 return (

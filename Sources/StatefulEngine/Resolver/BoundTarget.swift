@@ -29,7 +29,7 @@ class BoundTarget {
     /// The record of `object` for the property access `access`.
     static func make(_ object: AnyObject, id: UInt32, access: PropertyAccess) -> BoundTarget {
         // The gate (see PropertyAccess.selectStrategy).
-        #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
+        #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
             if access == .direct { return DirectBoundTarget(object, id: id) }
         #endif
         if let reporting = object as? any ReportsLifetime { return LifetimeBoundTarget(object, id: id, reporting.lifetime) }
@@ -69,7 +69,7 @@ class BoundTarget {
     /// access): for a record's address, which keeps the object's memory.
     @inline(__always)
     static func liveAddressByReferenceCounts(_ address: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-        #if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
+        #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
             return isDeallocating(address) ? nil : address
         #else
             internalInconsistency("BoundTarget: reference counts read where the direct access is not compiled")
@@ -136,7 +136,7 @@ package final class TargetLifetime: @unchecked Sendable {
 }
 
 // The gate (see PropertyAccess.selectStrategy).
-#if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
+#if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
     /// The record of a target of the direct property access: an unowned reference, which keeps
     /// the object's memory for its reference counts to be read.
     final class DirectBoundTarget: BoundTarget {

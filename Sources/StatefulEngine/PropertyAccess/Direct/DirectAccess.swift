@@ -3,7 +3,7 @@
 // counts — all from runtime layouts that are not API (see PropertyAccess).
 
 // The gate (see PropertyAccess.selectStrategy): only where these layouts were verified.
-#if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
+#if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
     internal import CSwiftRuntime
 
     /// Reaches properties through what their key path objects say (see ``KeyPathComponent``);

@@ -2,7 +2,7 @@
 // private types against what plain Swift says, before a process first uses it.
 
 // The gate (see PropertyAccess.selectStrategy): only where these layouts were verified.
-#if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
+#if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
     internal import CSwiftRuntime
 
     /// Verifies, once per process, every assumption of the direct access on types of its own;

@@ -2,7 +2,7 @@
 // path reaches, from the layouts the Swift runtime gives them (not API; see PropertyAccess).
 
 // The gate (see PropertyAccess.selectStrategy): only where these layouts were verified.
-#if os(Linux) && (arch(x86_64) || arch(arm64)) && !_runtime(_ObjC) && !_ptrauth(_arm64e) && !STATEFULCONTROLS_PORTABLE_ONLY
+#if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
 
     /// The size of a class's instances (the positive extent from the object's address), from the
     /// Swift runtime: where a key path object's buffer starts, and the bound that tells a stored
