@@ -28,6 +28,30 @@ struct KeyPathIDsTests {
         #expect(ids.count == (PropertyAccess.current == .direct ? 1 : 2))
     }
 
+    class GenericBase<T> {
+        var value: T
+        init(_ value: T) { self.value = value }
+    }
+    final class Concrete: GenericBase<Int> {
+        override var value: Int {
+            get { super.value }
+            set { super.value = newValue }
+        }
+        init() { super.init(0) }
+    }
+
+    /// The third case compared as key paths (the engine's documentation, "One binding per
+    /// property"): an override of a generic base class's property by a subclass that fixes its
+    /// type, which the base's vtable reaches through a reabstraction thunk. Two ids, with
+    /// either access: each key path is a binding of its own.
+    @Test func anOverrideOfAGenericBasesPropertyIsComparedAsAKeyPath() {
+        var ids = KeyPathIDs()
+        let target = Concrete()
+        let viaConcrete = ids.id(\Concrete.value, of: target)
+        let viaBase = ids.id(\GenericBase<Int>.value, of: target as GenericBase<Int>)
+        #expect(viaConcrete != viaBase && ids.count == 2)
+    }
+
     final class Inner { var x = 0 }
     final class Outer { let inner = Inner() }
 

@@ -12,8 +12,12 @@
 /// How resolvers read and write the properties values are bound to.
 ///
 /// Both strategies write the same values, call the same setters and observers in the same
-/// order, and tell a deallocated target the same way; they differ in cost, and in one rule
-/// (see "One binding per property" in the engine's documentation):
+/// order, and tell a deallocated target the same way; they differ in cost, in one rule (see
+/// "One binding per property" in the engine's documentation), and in one check: a write by the
+/// direct path takes no part in Swift's dynamic exclusivity enforcement. A bound value written
+/// while the program holds an `inout` access to the property (an apply run from inside the
+/// access) is written under it, where the portable path stops the program with "Simultaneous
+/// accesses", as Swift does (a program that does this is wrong under either). The two:
 ///
 /// - ``direct`` reads private layouts of the Swift runtime: the key path object's buffer (a
 ///   stored property's offset, a computed property's accessors), class metadata and vtables,
