@@ -3,12 +3,12 @@ import Testing
 @testable import StatefulEngine
 
 /// Allocation failure through the Swift layer: every heap allocation of the C table and of Judy
-/// goes through `JudyMalloc`, and a scripted workload of binds, applies and removals runs with
-/// it failing at every index in turn (once, or from that index on). A bind that fails throws
+/// goes through `JudyMalloc`, and a scripted workload of binds, applies and removals runs with it
+/// failing at every index in turn (once, or from that index on). A bind that fails throws
 /// ``ResolverError/outOfMemory`` and changes nothing; an apply and a removal never fail (a diff
-/// without memory is computed pair by pair; a removal from shared rules, which copies them, is
-/// not tried without memory: see ``bindsOnSharedRules(persistent:)``); after every call each bound property holds what the
-/// rules say for the applied state; nothing leaks once the resolver goes.
+/// without memory is computed pair by pair; a removal from shared rules, which copies them, is not
+/// tried without memory: see ``bindsOnSharedRules(persistent:)``); after every call each bound
+/// property holds what the rules say for the applied state; nothing leaks once the resolver goes.
 ///
 /// (`make sanitize` runs the suites named `…AllocationFailureTests` without leak detection:
 /// libJudy itself leaks up to two nodes when an allocation fails mid-insert; the C suite

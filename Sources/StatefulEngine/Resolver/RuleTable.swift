@@ -14,16 +14,15 @@ internal import CStateResolver
 /// give each (target, key path) pair the same slot and each value the same handle and version,
 /// so a resolver that moves keeps its bindings as they are.
 ///
-/// Only some binds are shared: those of the same value, bit for bit (an inline value's bytes,
-/// or a boxed value's: the same object, a string of the same stored bytes — equal values whose
-/// bits differ are not shared, as a resolver writes the table's value, not its own; nor, as a
-/// rule, are values whose bytes include some that hold no data, such as padding or an
-/// existential's unused buffer, compared too), without a
-/// custom predicate, that replace no rule, up to ``maximumSharedBinds``. Any other
-/// bind, and any other change to the rules (a removal, a purge, a cache budget), makes the
-/// resolver's table its own until every value is removed, which moves it back to the shared
-/// empty table. Caches are shared with the rules: a diff one control computed serves every
-/// control on the table, and ``StateResolver/releaseCaches()`` releases them for all.
+/// Only some binds are shared: those of the same value, bit for bit (an inline value's bytes, or a
+/// boxed value's: the same object, a string of the same stored bytes — equal values whose bits
+/// differ are not shared, as a resolver writes the table's value, not its own; nor, as a rule, are
+/// values whose bytes include some that hold no data, such as padding or an existential's unused
+/// buffer, compared too), without a custom predicate, that replace no rule, up to
+/// ``maximumSharedBinds``. Any other bind, and any other change to the rules (a removal, a purge, a
+/// cache budget), makes the resolver's table its own until every value is removed, which moves it
+/// back to the shared empty table. Caches are shared with the rules: a diff one control computed
+/// serves every control on the table, and ``StateResolver/releaseCaches()`` releases them for all.
 ///
 /// Sharing is for resolvers used from one isolation domain, as a control's are (the main
 /// actor): a shared table's caches change as any of its resolvers resolves.
