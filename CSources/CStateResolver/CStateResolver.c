@@ -23,5 +23,6 @@
 #include "cache_index.c"
 #include "recent.c"
 #include "state_cache.c"
+#include "compiled.c"
 #include "queries.c"
 #include "introspection.c"

@@ -89,6 +89,8 @@ CSR_PRIVATE void free_item(csr_table *t, item *it) {
     if (it->kind == ITEM_STATE) {
         free_pages(t, (state_cache *)it);
         c->state_count--;
+    } else if (it->kind == ITEM_COMPILED) {
+        free_compiled(t, (compiled *)it);
     } else {
         const diff_list *list = (const diff_list *)it;
         if (list->epoch == t->epoch) c->current_diffs--;
@@ -133,7 +135,7 @@ CSR_PRIVATE bool ensure_caches(csr_table *t) {
     if (t->caches != NO_CACHES) return true;
     caches *c = allocate(sizeof(caches), &t->rule_words);
     if (c == NULL) return false;
-    *c = (caches){0};
+    *c = (caches){.by_slot = NO_BY_SLOT};
     init_recent(c);
     t->caches = c;
     return true;
@@ -151,6 +153,7 @@ CSR_PRIVATE void *cache_allocate(csr_table *t, size_t bytes) {
  * and the diff result it holds, if any. */
 CSR_PRIVATE void free_caches(csr_table *t) {
     if (t->caches == NO_CACHES) return;
+    free_by_slot(t);
     free_scratch(t);
     free_recent(t);
     deallocate(t->caches, sizeof(caches), &t->rule_words);
@@ -197,6 +200,7 @@ CSR_PRIVATE void release_caches(csr_table *t) {
     caches *c = t->caches;
     if (c == NO_CACHES) return;
     while (c->hand != NULL) free_item(t, c->hand);
+    free_by_slot(t); /* its marks: the compiled bindings went with the items */
     deallocate(c->index, c->index_capacity * sizeof(item *), &c->cache_words);
     c->index = NULL;
     c->index_capacity = 0;
@@ -216,6 +220,7 @@ void csr_clear_cache(csr_table *t) {
     if (t == NULL || t->busy) return;
     t->generation++; /* every page is stale from now on */
     stale_diffs(t);
+    free_by_slot(t);
 }
 
 void csr_release_cache(csr_table *t) {

@@ -49,6 +49,7 @@ csr_status csr_table_create(csr_table **out, csr_release_fn release, void *relea
     memset(t, 0, sizeof *t);
     t->free_slot = FREE_SLOTS_END;
     t->caches = NO_CACHES;
+    t->by_slot = NO_BY_SLOT;
     t->budget = CSR_DEFAULT_CACHE_BUDGET;
     t->release = release;
     t->release_context = release_context;
@@ -89,4 +90,5 @@ void csr_get_stats(const csr_table *t, csr_stats *s) {
     s->cache_bytes = (c->cache_words + scratch_words) * sizeof(Word_t);
     s->cache_budget = t->budget;
     s->evictions = c->evictions;
+    s->compiled_bindings = c->by_slot->count;
 }

@@ -20,6 +20,11 @@ static size_t pool_block_bytes(uint32_t capacity) {
     return array_bytes(sizeof(pool_block), capacity, binding_bytes(1));
 }
 
+/* The bindings the pool's blocks hold (its newest block counts them). */
+static uint32_t pool_places(const csr_table *t) {
+    return t->pool_blocks == NULL ? 0 : t->pool_blocks->places;
+}
+
 /* The next place of `block` never handed out (the caller checked that there is one). */
 static binding *next_place(pool_block *block) {
     return (binding *)((char *)(block + 1) + (size_t)block->used++ * binding_bytes(1));
@@ -40,9 +45,9 @@ static bool add_block(csr_table *t) {
     uint32_t capacity = newest == NULL ? POOL_FIRST : doubled(newest->capacity, POOL_FIRST, POOL_MOST);
     pool_block *block = allocate(pool_block_bytes(capacity), &t->rule_words);
     if (block == NULL) return false;
-    *block = (pool_block){.next = newest, .capacity = capacity, .used = 0};
+    *block = (pool_block){.next = newest, .capacity = capacity, .used = 0,
+                          .places = pool_places(t) + capacity};
     t->pool_blocks = block;
-    t->pool_places += capacity;
     return true;
 }
 
@@ -72,7 +77,7 @@ CSR_PRIVATE void pool_free(csr_table *t) {
     free_blocks(t, t->pool_blocks);
     t->pool_blocks = NULL;
     t->pool_free = NULL;
-    t->pool_places = t->pool_live = 0;
+    t->pool_live = 0;
 }
 
 /* Once at most a quarter of a pool of more than POOL_COMPACT_MIN places is in use, moves its
@@ -82,13 +87,13 @@ CSR_PRIVATE void pool_free(csr_table *t) {
  * amortised O(1) per removal. Optional: when the new block cannot be allocated, nothing moves.
  * Call it only where no binding pointer is held (at the end of a removal). */
 CSR_PRIVATE void pool_compact(csr_table *t) {
-    if (t->pool_places <= POOL_COMPACT_MIN || t->pool_live * 4 > t->pool_places ||
-        (size_t)t->pool_places * 4 < t->binding_count)
+    uint32_t places = pool_places(t);
+    if (places <= POOL_COMPACT_MIN || t->pool_live * 4 > places || (size_t)places * 4 < t->binding_count)
         return;
     if (t->pool_live == 0) return pool_free(t);
     pool_block *block = allocate(pool_block_bytes(t->pool_live), &t->rule_words);
     if (block == NULL) return;
-    *block = (pool_block){.next = NULL, .capacity = t->pool_live, .used = 0};
+    *block = (pool_block){.next = NULL, .capacity = t->pool_live, .used = 0, .places = t->pool_live};
     Word_t key = 0;
     JError_t error;
     for (PPvoid_t p = JudyLFirst(t->bindings, &key, &error); p != NULL && p != PPJERR;
@@ -103,5 +108,4 @@ CSR_PRIVATE void pool_compact(csr_table *t) {
     free_blocks(t, t->pool_blocks);
     t->pool_blocks = block;
     t->pool_free = NULL;
-    t->pool_places = block->capacity;
 }

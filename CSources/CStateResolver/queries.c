@@ -1,9 +1,9 @@
 /*
  * Queries: resolving a pair in a state (csr_resolve, by slot csr_resolve_slot, csr_slot) and the
  * changes between two states (csr_diff). Each has a warm path that makes no call but the binding
- * lookup's JudyLGet (csr_resolve) or none (csr_resolve_slot, a csr_diff hit in `recent_diffs`):
- * what it reads is inline in resolver_internal.h, and a miss goes out of line (resolve_cold,
- * resolve_slot_slow, diff_cold).
+ * lookup's JudyLGet (csr_resolve) or none (csr_resolve_slot of a compiled binding, a csr_diff
+ * hit in `recent_diffs`): what it reads is inline in resolver_internal.h, and a miss goes out of
+ * line (resolve_cold, resolve_slot_slow, diff_cold).
  */
 #include "resolver_internal.h"
 
@@ -40,29 +40,54 @@ csr_status csr_slot(const csr_table *t, uint32_t target, uint32_t key_path, uint
     return CSR_OK;
 }
 
-/* csr_resolve_slot off the warm path: invalid arguments, a call back, or a cache miss. */
-static __attribute__((noinline)) csr_status resolve_slot_slow(csr_table *t, uint32_t slot,
-                                                              uint64_t state, csr_value *value) {
-    if (t == NULL || value == NULL) return CSR_ERR_INVALID;
-    if (t->busy) return CSR_ERR_REENTRANT;
-    const binding *b = slot < t->slot_count ? slot_binding(t, slot) : NULL;
-    if (b == NULL) return CSR_ERR_INVALID;
-    csr_value v = resolve_cold(t, b, state);
-    *value = v;
-    return v == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK;
+static inline csr_result error_result(csr_status status) {
+    return (csr_result){.value = CSR_NO_VALUE, .status = status};
 }
 
-csr_status csr_resolve_slot(csr_table *t, uint32_t slot, uint64_t state, csr_value *value) {
-    if (t == NULL || value == NULL || slot >= t->slot_limit || slot_is_free(t, slot))
-        return resolve_slot_slow(t, slot, state, value);
-    /* The warm path: the state's cache from `recent`, the entry from its page. */
-    const binding *b = (const binding *)t->slots[slot];
+/* csr_resolve_slot off the warm path: invalid arguments, a call back, or a binding not compiled.
+ * A state cached before, in the binding's current version, shows that its states repeat: the
+ * binding is compiled then, unless it was tried since its rules last changed. */
+static __attribute__((noinline)) csr_result resolve_slot_slow(csr_table *t, uint32_t slot,
+                                                              uint64_t state) {
+    if (t == NULL) return error_result(CSR_ERR_INVALID);
+    if (t->busy) return error_result(CSR_ERR_REENTRANT);
+    const binding *b = slot < t->slot_count ? slot_binding(t, slot) : NULL;
+    if (b == NULL) return error_result(CSR_ERR_INVALID);
     state_cache *cache = recent_cache(t, state);
     const entry *e = cache == NULL ? NULL : warm_entry(t, cache, slot);
-    if (e == NULL || e->version != b->version) return resolve_slot_slow(t, slot, state, value);
-    cache->item.referenced = true;
-    *value = e->value;
-    return e->value == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK;
+    csr_value v;
+    if (e != NULL && e->version == b->version) {
+        cache->item.referenced = true;
+        v = e->value;
+        const by_slot *map = t->caches->by_slot;
+        if (slot >= map->capacity || map->tables[slot] == NULL) {
+            enter(t);
+            compile_binding(t, b);
+            leave(t);
+        }
+    } else {
+        v = resolve_cold(t, b, state);
+    }
+    return (csr_result){.value = v, .status = v == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK};
+}
+
+/* The result of a compiled binding in `state`, gathered by `g` from `results`. */
+static inline csr_result gathered(const gather *g, const uint64_t *results, uint64_t state) {
+    uint64_t packed = results[((state & g->care) * g->magic) >> g->shift];
+    csr_result result;
+    memcpy(&result, &packed, sizeof result);
+    return result;
+}
+
+csr_result csr_resolve_slot(csr_table *t, uint32_t slot, uint64_t state) {
+    if (t == NULL) return resolve_slot_slow(t, slot, state);
+    const by_slot *map = t->by_slot;
+    const compiled *c = slot < map->capacity ? map->tables[slot] : NULL;
+    if ((uintptr_t)c <= (uintptr_t)NOT_COMPILED) return resolve_slot_slow(t, slot, state);
+    /* The warm path: the binding's result, gathered from the state's bits. It writes nothing,
+     * not even the item's `referenced` mark (see "compiled" in resolver_internal.h). */
+    if (__builtin_expect((state & c->outside) != 0, 0)) return gathered(&c->alt, c->alt_results, state);
+    return gathered(&c->main, c->results, state);
 }
 
 /* Walks every binding in key order, writing at most `capacity` changes to `out` (none when

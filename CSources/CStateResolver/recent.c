@@ -107,7 +107,7 @@ CSR_PRIVATE void forget_recent(csr_table *t, const item *it) {
         unsigned set = recent_slot(t, it->key) & ~1u;
         for (unsigned way = set; way <= set + 1; way++)
             if (c->recent[way].cache == (const state_cache *)it) c->recent[way].cache = NULL;
-    } else {
+    } else if (it->kind == ITEM_DIFF) { /* a compiled binding is in neither */
         unsigned set = recent_diff_set(t, it->key, it->to);
         for (unsigned way = set; way <= set + 1; way++)
             if (c->recent_diffs[way].list == (const diff_list *)it) c->recent_diffs[way].list = NULL;

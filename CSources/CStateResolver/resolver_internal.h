@@ -14,6 +14,7 @@
  *                   csr_release_cache, csr_set_cache_budget
  * recent.c          `recent` and `recent_diffs`, the arrays in front of the cache index
  * state_cache.c     the per-state page tables; resolving a binding into them
+ * compiled.c        bindings compiled for csr_resolve_slot: a table of results per binding
  * queries.c         csr_resolve, csr_resolve_slot, csr_slot, csr_diff
  * introspection.c   csr_explain and csr_lint, over one rule record (csr_rule)
  *
@@ -65,6 +66,20 @@
  *           dropped more live entries than it holds (recent.c): 96 B of diffs for a control
  *           that visits a few states (a small table caches no state: DIRECT_DIFF_BINDINGS),
  *           2.5 KB at most for both.
+ * compiled  csr_resolve_slot compiles a binding whose resolution repeats a state (compiled.c):
+ *           its results in every state, over the bits its rules read (`care`, at most
+ *           COMPILED_MAX_BITS of them), indexed by a multiply-and-shift of the state's bits
+ *           under `care` (a `gather`), each result the (status, value) pair the call returns in
+ *           registers. States with a bit outside `care` match no exact rule: a binding with one
+ *           has a second gather for them (`alt`, its exact rules left out). A compiled binding
+ *           is a cache item (ITEM_COMPILED, keyed by slot) within the budget and on the CLOCK
+ *           ring, found by slot in `by_slot`; a mutation of the binding frees it (no version
+ *           to compare on the warm path), and so do csr_clear_cache and csr_release_cache.
+ *           The warm path writes nothing, so a compiled binding's `referenced` mark is the one
+ *           it was made with: when the budget is short, CLOCK takes it on its second pass, used
+ *           or not, and a binding whose states still repeat is compiled again.
+ *           A binding that cannot be compiled (a custom rule, more bits, no room) is marked
+ *           NOT_COMPILED until its rules change, so that it is tried once.
  * lint      csr_lint keeps nothing in the table and leaves the caches alone: its report is one
  *           allocation the caller frees, and matches the rules word by word, 64 states a word.
  * preds     Side array of custom predicates, indexed from the rules that use one, so that a
@@ -103,7 +118,8 @@
  *
  * Callbacks (the release function, custom predicates) run with `busy` set: a call back into
  * the table is refused with CSR_ERR_REENTRANT before it touches anything (csr_get_stats
- * excepted). csr_resolve_slot's warm path pays nothing for it: `slot_limit` is 0 while busy.
+ * excepted). csr_resolve_slot's warm path pays nothing for it: the map of compiled bindings it
+ * reads (`by_slot`) is NO_BY_SLOT, which covers no slot, while busy.
  *
  * All memory, ours and Judy's, comes from JudyMalloc/JudyFree, so one override injects
  * allocation failures everywhere. Every Judy call is checked (JUDYERROR_NOTEST: no macros that
@@ -152,6 +168,7 @@ typedef struct pool_block {
     struct pool_block *next; /* the block allocated before this one */
     uint32_t capacity;
     uint32_t used;
+    uint32_t places; /* the capacities of this block and those before it: the pool's places */
 } pool_block;
 
 typedef struct predicate {
@@ -172,7 +189,7 @@ typedef struct predicates {
 
 /* ---- cache items --------------------------------------------------------------------- */
 
-enum { ITEM_STATE = 0, ITEM_DIFF = 1 };
+enum { ITEM_STATE = 0, ITEM_DIFF = 1, ITEM_COMPILED = 2 };
 
 typedef struct item {
     struct item *prev, *next; /* the CLOCK ring */
@@ -212,6 +229,46 @@ typedef struct diff_list {
     size_t count;
     csr_change changes[];
 } diff_list;
+
+/* ---- compiled bindings (compiled.c) ------------------------------------------------- */
+
+/* The most bits a compiled binding's rules may read: 256 results (2 KB), the size of an index
+ * that can grow by up to two more bits (COMPILED_SPARE_BITS) when no multiplier gathers the
+ * state's bits without mixing results. */
+#define COMPILED_MAX_BITS 8
+#define COMPILED_SPARE_BITS 2
+
+/* How a state finds its result: its index is ((state & care) * magic) >> shift. Two states
+ * share an index only when their results are equal. */
+typedef struct gather {
+    uint64_t care;
+    uint64_t magic;
+    uint64_t shift;
+} gather;
+
+typedef struct compiled {
+    item item;        /* key: the slot */
+    uint64_t outside; /* a state with one of these bits is gathered by `alt` */
+    gather main, alt;
+    const uint64_t *alt_results; /* in `results`, after main's */
+    uint64_t results[]; /* csr_result words (packed_result): main's, then alt's */
+} compiled;
+_Static_assert(sizeof(csr_result) == sizeof(uint64_t), "a result is one word, in one register");
+
+/* csr_resolve_slot's map of slots to compiled bindings: `capacity` slots, each NULL (not tried),
+ * NOT_COMPILED or a compiled binding. */
+typedef struct by_slot {
+    uint32_t capacity;
+    uint32_t count; /* compiled bindings in `tables` */
+    compiled *tables[];
+} by_slot;
+
+#define NOT_COMPILED ((compiled *)1)
+
+/* The map of a table that has compiled nothing, and the one a busy table shows csr_resolve_slot:
+ * no slot. Never written. */
+static const by_slot no_by_slot;
+#define NO_BY_SLOT ((by_slot *)&no_by_slot)
 
 /* ---- the table ----------------------------------------------------------------------- */
 
@@ -264,6 +321,7 @@ typedef struct caches {
     recent_diff *recent_diffs; /* diff_mask + 1 entries, `no_recent_diffs` until a diff is */
     uint32_t recent_mask, diff_mask;
     uint32_t recent_drops, diff_drops; /* live entries each dropped since it last grew */
+    by_slot *by_slot;          /* NO_BY_SLOT until a binding is compiled or marked */
 } caches;
 
 /* The placeholders: `recent` arrays with no room of their own (one empty set of two ways each,
@@ -273,7 +331,8 @@ static const recent_diff no_recent_diffs[2];
 static const caches no_caches = {.recent = (recent_state *)no_recent,
                                  .recent_diffs = (recent_diff *)no_recent_diffs,
                                  .recent_mask = 1,
-                                 .diff_mask = 1};
+                                 .diff_mask = 1,
+                                 .by_slot = NO_BY_SLOT};
 #define NO_CACHES ((caches *)&no_caches)
 
 /* The table itself holds what a table only bound uses: its index, slots and pool, the clocks,
@@ -286,6 +345,7 @@ struct csr_table {
     Pvoid_t bindings;
     uintptr_t *slots; /* slot -> binding; a free slot: the next free one (see slot_binding) */
     caches *caches;   /* NO_CACHES until an item is cached or a diff result held */
+    const by_slot *by_slot; /* caches->by_slot, or NO_BY_SLOT while busy (csr_resolve_slot) */
     predicates *preds; /* NULL until the first custom rule */
     uint64_t generation; /* bumped by csr_clear_cache: older pages are stale */
     uint64_t epoch;      /* bumped by every mutation and csr_clear_cache: older diffs are stale */
@@ -296,11 +356,9 @@ struct csr_table {
     csr_release_fn release;
     void *release_context;
     uint32_t slot_count, slot_capacity;
-    uint32_t slot_limit; /* slot_count, or 0 while busy (see csr_resolve_slot) */
     uint32_t free_slot;  /* the free slot freed last, FREE_SLOTS_END when none */
     uint32_t clock;      /* the last binding version handed out */
     uint32_t binding_count; /* at most slot_count */
-    uint32_t pool_places;   /* the bindings the pool's blocks hold */
     uint32_t pool_live;     /* the places in use */
     uint32_t rules;         /* at most MAX_RULES: csr_set refuses a rule more */
     bool busy;              /* inside a call that may run a callback */
@@ -394,12 +452,12 @@ CSR_PRIVATE void pool_compact(csr_table *t);
 /* Marks the table busy while a call may run a callback: every call back is refused. */
 static inline void enter(csr_table *t) {
     t->busy = true;
-    t->slot_limit = 0;
+    t->by_slot = NO_BY_SLOT;
 }
 
 static inline void leave(csr_table *t) {
     t->busy = false;
-    t->slot_limit = t->slot_count;
+    t->by_slot = t->caches->by_slot;
 }
 
 /* ---- matching: the one definition of the match modes --------------------------------- */
@@ -535,5 +593,13 @@ CSR_PRIVATE state_cache *cache_for(csr_table *t, uint64_t state);
 CSR_PRIVATE csr_value cached_value(csr_table *t, state_cache *cache, const binding *b,
                                    uint64_t state);
 CSR_PRIVATE csr_value resolve_cold(csr_table *t, const binding *b, uint64_t state);
+CSR_PRIVATE csr_value compute_value(const csr_table *t, const binding *b, uint64_t state);
+
+/* ---- compiled bindings (compiled.c) -------------------------------------------------- */
+
+CSR_PRIVATE void compile_binding(csr_table *t, const binding *b);
+CSR_PRIVATE void forget_compiled(csr_table *t, uint32_t slot);
+CSR_PRIVATE void free_compiled(csr_table *t, compiled *c);
+CSR_PRIVATE void free_by_slot(csr_table *t);
 
 #endif

@@ -40,6 +40,7 @@ static uint32_t next_version(csr_table *t) {
 /* Forgets what the caches know about `b` (its entries stop matching) and every cached diff. */
 static void invalidate(csr_table *t, binding *b) {
     b->version = next_version(t);
+    forget_compiled(t, b->slot);
     stale_diffs(t);
 }
 
@@ -228,6 +229,7 @@ static void release_rules(csr_table *t, const binding *b) {
 static void free_binding(csr_table *t, binding *b) {
     release_rules(t, b);
     stale_diffs(t);
+    forget_compiled(t, b->slot);
     free_slot(t, b->slot);
     t->binding_count--;
     release_binding_memory(t, b);

@@ -28,7 +28,7 @@ CSR_PRIVATE void free_pages(csr_table *t, state_cache *cache) {
 
 
 /* The value of `b` in `state`, computed from its rules: the first that matches wins. */
-static csr_value compute_value(const csr_table *t, const binding *b, uint64_t state) {
+CSR_PRIVATE csr_value compute_value(const csr_table *t, const binding *b, uint64_t state) {
     for (uint32_t i = 0; i < b->count; i++)
         if (rule_matches(t, &b->rules[i], state)) return b->rules[i].value;
     return CSR_NO_VALUE;

@@ -19,6 +19,9 @@
  *     a timed test: before, the set walked the million caches);
  *   - a state's cache proportional to what it holds in a table of 300,000 bindings;
  *   - budgets: 0, tiny, lowered, and the results under each;
+ *   - bindings compiled for csr_resolve_slot: made when a state repeats, both gathers, the
+ *     marks of those that cannot be, forgotten on every change, within the budget, refused
+ *     while busy; gathers of distinct results;
  *   - csr_lint: its arguments, a report whose size would overflow, its counts and bits on a
  *     small table (one word and two), the caches it leaves alone, a predicate that calls back
  *     (refused).
@@ -182,17 +185,17 @@ static void test_pool_of_one_rule_bindings(void) {
     /* Removed one by one down to a quarter of its places, the pool moves its bindings into one
      * block of just them (at 511 of 2,046 places), and frees the others. */
     for (uint32_t target = 1001; target <= 1999; target++) CHECK(csr_set(t, target, 1, &d, 1, NULL) == CSR_OK);
-    CHECK(t->pool_live == 1999 && t->pool_places == 2046);
+    CHECK(t->pool_live == 1999 && t->pool_blocks->places == 2046);
     for (uint32_t target = 2; target <= 1600; target++)
         if (target != 500) CHECK(csr_remove_binding(t, target, 1) == CSR_OK);
-    CHECK(t->pool_live == 401 && t->pool_blocks->next == NULL && t->pool_places == 511);
+    CHECK(t->pool_live == 401 && t->pool_blocks->next == NULL && t->pool_blocks->places == 511);
     CHECK(resolve(t, 2000, 1, 1) == 5 && resolve(t, 1, 1, 1) == 1 && resolve(t, 1999, 1, 1) == 1);
     CHECK(resolve(t, 2, 1, 1) == CSR_NO_VALUE && resolve(t, 1601, 1, 1) == 1);
     CHECK(csr_slot(t, 2000, 1, &slot) == CSR_OK && slot_binding(t, slot)->capacity == 1);
     CHECK(csr_set(t, 3000, 1, &d, 6, NULL) == CSR_OK && resolve(t, 3000, 1, 1) == 6); /* grows again */
     size_t freed = frees;
     csr_remove_all(t);
-    CHECK(t->pool_blocks == NULL && t->pool_free == NULL && t->pool_live == 0 && t->pool_places == 0);
+    CHECK(t->pool_blocks == NULL && t->pool_free == NULL && t->pool_live == 0);
     CHECK(frees - freed >= 2); /* the blocks, not the bindings */
     CHECK(csr_set(t, 1, 1, &d, 1, NULL) == CSR_OK && resolve(t, 1, 1, 1) == 1);
     csr_table_destroy(t);
@@ -333,10 +336,10 @@ static void test_free_slots_are_a_list_in_the_slot_array(void) {
     CHECK(csr_set(t, 2, 2, &one, 12, &slot) == CSR_OK && slot == 5 && t->slot_count == 6);
     for (uint32_t s = 0; s < t->slot_count; s++) CHECK(slot_binding(t, s) != NULL && slot_binding(t, s)->slot == s);
     CHECK(resolve(t, 2, 0, 1) == 10 && resolve(t, 2, 1, 1) == 11 && resolve(t, 1, 4, 1) == 4);
-    csr_value value = 0;
-    CHECK(csr_resolve_slot(t, 3, 1, &value) == CSR_OK && value == 11);
+    csr_result result = csr_resolve_slot(t, 3, 1);
+    CHECK(result.status == CSR_OK && result.value == 11);
     CHECK(csr_remove_binding(t, 1, 0) == CSR_OK);
-    CHECK(csr_resolve_slot(t, 0, 1, &value) == CSR_ERR_INVALID); /* a free slot */
+    CHECK(csr_resolve_slot(t, 0, 1).status == CSR_ERR_INVALID); /* a free slot */
     csr_remove_all(t);
     CHECK(t->slot_count == 0 && t->free_slot == FREE_SLOTS_END);
     CHECK(csr_set(t, 3, 3, &one, 7, &slot) == CSR_OK && slot == 0);
@@ -609,8 +612,7 @@ static void test_budgets(void) {
         for (uint64_t state = 0; state < 64; state++) {
             for (uint32_t k = 0; k < 100; k += 7)
                 CHECK(resolve(t, k, 0, state) == (state & 2 ? k : CSR_NO_VALUE));
-            csr_value value = 0;
-            CHECK(csr_resolve_slot(t, 5, state, &value) == (state & 2 ? CSR_OK : CSR_NO_MATCH));
+            CHECK(csr_resolve_slot(t, 5, state).status == (state & 2 ? CSR_OK : CSR_NO_MATCH));
             const csr_change *changes;
             size_t count;
             CHECK(csr_diff(t, state, state ^ 2, &changes, &count) == CSR_OK && count == 100);
@@ -791,15 +793,176 @@ static void test_lint(void) {
     csr_table_destroy(linted);
 }
 
+/* The compiled binding of `slot`, NULL when there is none (or only the mark). */
+static const compiled *compiled_at(const csr_table *t, uint32_t slot) {
+    const by_slot *map = t->caches->by_slot;
+    const compiled *c = slot < map->capacity ? map->tables[slot] : NULL;
+    return c == NOT_COMPILED ? NULL : c;
+}
+
+static size_t compiled_count(const csr_table *t) {
+    csr_stats s;
+    csr_get_stats(t, &s);
+    return s.compiled_bindings;
+}
+
+/* csr_resolve_slot agrees with csr_resolve in every state over `bits` (and each with bit 40,
+ * which no rule reads, added). */
+static void check_by_slot(csr_table *t, uint32_t target, uint32_t key_path, uint32_t slot,
+                          uint64_t bits) {
+    uint64_t s = 0;
+    do {
+        for (uint64_t extra = 0; extra <= (uint64_t)1 << 40; extra += (uint64_t)1 << 40) {
+            csr_value expected = resolve(t, target, key_path, s | extra);
+            csr_result result = csr_resolve_slot(t, slot, s | extra);
+            CHECK(result.value == expected &&
+                  result.status == (expected == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK));
+        }
+        s = (s - bits) & bits;
+    } while (s != 0);
+}
+
+static bool never(uint64_t state, void *context) {
+    (void)state, (void)context;
+    return false;
+}
+
+/* csr_resolve_slot compiles a pair when a state repeats, with a second gather for the states
+ * its exact rules cannot match; marks the pairs it cannot compile; forgets both when the pair
+ * changes, its slot is freed, or the caches are cleared or released. */
+static void test_compiled_bindings(void) {
+    csr_table *t;
+    CHECK(csr_table_create(&t, NULL, NULL) == CSR_OK);
+    csr_descriptor any = plain(CSR_CONTAINING_ANY, 0x5, 0), exact = plain(CSR_EXACTLY, 0x20, 10);
+    uint32_t slot;
+    CHECK(csr_set(t, 1, 1, &any, 1, &slot) == CSR_OK && csr_set(t, 1, 1, &exact, 2, NULL) == CSR_OK);
+    CHECK(csr_resolve_slot(t, slot, 0x20).value == 2 && compiled_count(t) == 0); /* cold */
+    CHECK(csr_resolve_slot(t, slot, 0x20).value == 2 && compiled_count(t) == 1); /* compiles */
+    const compiled *c = compiled_at(t, slot);
+    CHECK(c != NULL && c->main.care == 0x25 && c->outside == ~(uint64_t)0x25 && c->alt.care == 0x5);
+    check_by_slot(t, 1, 1, slot, 0x25 | 0x80);
+    CHECK(csr_resolve_slot(t, slot, 0x21).value == 1); /* exact no more: the alt gather */
+    csr_stats before, after;
+    csr_get_stats(t, &before);
+    CHECK(csr_remove(t, 1, 1, &exact) == CSR_OK); /* a mutation frees it */
+    csr_get_stats(t, &after);
+    CHECK(compiled_at(t, slot) == NULL && after.compiled_bindings == 0 && after.cache_bytes < before.cache_bytes);
+    CHECK(csr_resolve_slot(t, slot, 0x20).value == CSR_NO_VALUE);
+    CHECK(csr_resolve_slot(t, slot, 0x20).value == CSR_NO_VALUE && compiled_count(t) == 1);
+    CHECK(compiled_at(t, slot)->outside == 0); /* no exact rule: one gather */
+    check_by_slot(t, 1, 1, slot, 0x25);
+
+    /* The slot freed, then taken by another pair: the new pair's rules, compiled afresh. */
+    CHECK(csr_remove_binding(t, 1, 1) == CSR_OK && compiled_count(t) == 0);
+    uint32_t reused;
+    csr_descriptor second = plain(CSR_CONTAINING, 0x2, 0);
+    CHECK(csr_set(t, 2, 2, &second, 7, &reused) == CSR_OK && reused == slot);
+    CHECK(csr_resolve_slot(t, slot, 0x2).value == 7 && csr_resolve_slot(t, slot, 0x2).value == 7);
+    CHECK(compiled_count(t) == 1 && compiled_at(t, slot)->main.care == 0x2);
+    check_by_slot(t, 2, 2, slot, 0x7);
+
+    /* A custom rule: marked once, never compiled, resolved through the state caches; compiled
+     * again once the rule is gone. */
+    csr_descriptor custom = {CSR_CUSTOM, 0, 5, never, NULL, 1};
+    CHECK(csr_set(t, 2, 2, &custom, 8, NULL) == CSR_OK);
+    for (int i = 0; i < 3; i++) CHECK(csr_resolve_slot(t, slot, 0x2).value == 7);
+    CHECK(t->caches->by_slot->tables[slot] == NOT_COMPILED && compiled_count(t) == 0);
+    check_by_slot(t, 2, 2, slot, 0x7);
+    CHECK(csr_remove(t, 2, 2, &custom) == CSR_OK && t->caches->by_slot->tables[slot] == NULL);
+    check_by_slot(t, 2, 2, slot, 0x7);
+    CHECK(compiled_count(t) == 1);
+
+    /* Rules over more than COMPILED_MAX_BITS bits: marked. */
+    uint32_t wide_slot;
+    csr_descriptor wide = plain(CSR_CONTAINING, 0x1FF, 0);
+    CHECK(csr_set(t, 3, 3, &wide, 9, &wide_slot) == CSR_OK);
+    check_by_slot(t, 3, 3, wide_slot, 0x1FF);
+    check_by_slot(t, 3, 3, wide_slot, 0x1FF);
+    CHECK(t->caches->by_slot->tables[wide_slot] == NOT_COMPILED && compiled_count(t) == 1);
+
+    /* The map grows to the slots compiled: a pair in slot 40 of 41. */
+    uint32_t far = 0, far_key = 0;
+    for (uint32_t k = 10; k < 50; k++) {
+        CHECK(csr_set(t, 4, k, &second, k, &far) == CSR_OK);
+        if (far == 40) far_key = k;
+    }
+    CHECK(far_key != 0 && csr_slot(t, 4, far_key, &far) == CSR_OK && far == 40);
+    check_by_slot(t, 4, far_key, far, 0x3);
+    check_by_slot(t, 4, far_key, far, 0x3);
+    CHECK(compiled_count(t) == 2 && t->caches->by_slot->capacity > 40 && compiled_at(t, slot) != NULL);
+
+    /* Cleared or released caches take the compiled pairs and the marks with them. */
+    csr_clear_cache(t);
+    CHECK(compiled_count(t) == 0 && t->caches->by_slot == NO_BY_SLOT && t->by_slot == NO_BY_SLOT);
+    check_by_slot(t, 2, 2, slot, 0x7);
+    check_by_slot(t, 2, 2, slot, 0x7);
+    CHECK(compiled_count(t) == 1 && t->by_slot == t->caches->by_slot);
+    csr_release_cache(t);
+    CHECK(compiled_count(t) == 0 && t->by_slot == NO_BY_SLOT);
+    csr_get_stats(t, &after);
+    CHECK(after.cache_bytes == 0);
+
+    /* Within the budget: none with a budget of 0; with a small one, compiled pairs are evicted
+     * like states, and every result stays right. */
+    CHECK(csr_set_cache_budget(t, 0) == CSR_OK);
+    check_by_slot(t, 2, 2, slot, 0x7);
+    check_by_slot(t, 2, 2, slot, 0x7);
+    CHECK(compiled_count(t) == 0);
+    CHECK(csr_set_cache_budget(t, 2048) == CSR_OK);
+    for (int round = 0; round < 3; round++)
+        for (uint32_t k = 10; k < 50; k++) {
+            CHECK(csr_slot(t, 4, k, &far) == CSR_OK);
+            check_by_slot(t, 4, k, far, 0x3);
+            csr_get_stats(t, &after);
+            CHECK(after.cache_bytes <= 2048);
+        }
+    CHECK(after.evictions > 0);
+    csr_table_destroy(t);
+}
+
+/* find_gather over sets of bits with every result distinct (the hardest case): each gather it
+ * finds gives every subset its own result; contiguous bits take the spreading multiplier. */
+static void test_gathers(void) {
+    static gather_room room;
+    uint64_t seed = 42;
+    int found = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        uint64_t care = 0;
+        unsigned k = 1 + (unsigned)trial % COMPILED_MAX_BITS, span = trial < 100 ? 16 : 64;
+        while ((unsigned)__builtin_popcountll(care) < k) {
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            care |= (uint64_t)1 << (seed % span);
+        }
+        subsets in = {.care = care};
+        uint64_t s = 0;
+        do {
+            in.states[in.count] = s;
+            in.results[in.count] = in.count;
+            in.count++;
+            s = (s - care) & care;
+        } while (s != 0);
+        gather g;
+        if (!find_gather(&in, &g, room)) continue;
+        found++;
+        for (uint32_t i = 0; i < in.count; i++)
+            CHECK(room[((in.states[i] & g.care) * g.magic) >> g.shift] == in.results[i]);
+    }
+    CHECK(found >= 150);
+    subsets run = {.care = 0xFF00};
+    for (uint64_t s = 0; s < 256; s++) run.states[run.count] = s << 8, run.results[run.count++] = s;
+    gather g;
+    CHECK(find_gather(&run, &g, room) && g.shift == 56 && g.magic == spreading_magic(0xFF00, 8, 0));
+}
+
 static csr_table *reentered;
 static int refusals, release_context;
 static void reentering_release(csr_value value, void *predicate_context, void *context) {
     (void)value, (void)predicate_context;
     CHECK(context == &release_context); /* the one csr_set_release gave */
     csr_descriptor d = plain(CSR_EXACTLY, 0, 0);
-    csr_value v;
     refusals += csr_set(reentered, 9, 9, &d, 1, NULL) == CSR_ERR_REENTRANT;
-    refusals += csr_resolve_slot(reentered, 0, 0, &v) == CSR_ERR_REENTRANT;
+    refusals += csr_resolve_slot(reentered, 0, 0).status == CSR_ERR_REENTRANT;
+    refusals += csr_resolve_slot(reentered, 1, 0).status == CSR_ERR_REENTRANT; /* compiled */
     refusals += csr_set_release(reentered, NULL, NULL) == CSR_ERR_REENTRANT;
     csr_table_destroy(reentered);  /* ignored */
     csr_remove_all(reentered);     /* ignored */
@@ -816,13 +979,18 @@ static void test_reentry(void) {
     CHECK(csr_set_release(NULL, reentering_release, NULL) == CSR_ERR_INVALID);
     CHECK(csr_set_release(reentered, reentering_release, &release_context) == CSR_OK);
     csr_descriptor d = plain(CSR_CONTAINING, 0, 0);
+    uint32_t slot;
     CHECK(csr_set(reentered, 1, 1, &d, 1, NULL) == CSR_OK);
+    CHECK(csr_set(reentered, 2, 2, &d, 3, &slot) == CSR_OK && slot == 1);
     CHECK(resolve(reentered, 1, 1, 0) == 1);
+    for (int i = 0; i < 2; i++) CHECK(csr_resolve_slot(reentered, 1, 0).value == 3);
+    CHECK(compiled_at(reentered, 1) != NULL); /* its warm path would answer: refused all the same */
     CHECK(csr_set(reentered, 1, 1, &d, 2, NULL) == CSR_OK); /* releases 1 */
-    CHECK(refusals == 4);
+    CHECK(refusals == 5);
     CHECK(resolve(reentered, 1, 1, 0) == 2 && resolve(reentered, 9, 9, 0) == CSR_NO_VALUE);
-    csr_table_destroy(reentered); /* releases 2, then is destroyed */
-    CHECK(refusals == 8);
+    CHECK(csr_resolve_slot(reentered, 1, 0).value == 3); /* answered again once it is done */
+    csr_table_destroy(reentered); /* releases 2 and 3, then is destroyed */
+    CHECK(refusals == 15);
 }
 
 int main(void) {
@@ -837,6 +1005,8 @@ int main(void) {
     test_free_slots_are_a_list_in_the_slot_array();
     test_budgets();
     test_reentry();
+    test_compiled_bindings();
+    test_gathers();
     test_diffs_from_the_index();
     test_small_tables_diff_without_state_caches();
     test_lint();

@@ -127,9 +127,7 @@ final class Table {
     /// Resolves by slot: what a caller that kept the pair's slot pays.
     @inline(__always)
     func resolve(slot: UInt32, _ state: UInt64) -> UInt32 {
-        var value: csr_value = 0
-        _ = csr_resolve_slot(pointer, slot, state, &value)
-        return value
+        csr_resolve_slot(pointer, slot, state).value
     }
 
     var stats: csr_stats {

@@ -328,6 +328,8 @@ enum IRLoops {
             body = { for i in 0..<iterations { consume(UInt64(table.resolve(1, 1, states[i & 15]))) } }
         case "warm-resolve-slot":
             let slot = table.slot(1, 1)
+            // Warm by slot too: the first pass compiles the pair (its states repeat).
+            for state in states { consume(UInt64(table.resolve(slot: slot, state))) }
             body = { for i in 0..<iterations { consume(UInt64(table.resolve(slot: slot, states[i & 15]))) } }
         case "precomputed":
             let precomputed = PrecomputedTable(rules)

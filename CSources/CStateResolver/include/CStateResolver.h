@@ -154,6 +154,8 @@ typedef struct csr_stats {
     /// Cached states and diffs evicted to stay within the budget since the table was made or
     /// its caches last released (csr_release_cache).
     size_t evictions;
+    /// Pairs compiled for csr_resolve_slot (their memory is in cache_bytes).
+    size_t compiled_bindings;
 } csr_stats;
 
 /// The cache budget of a new table: 16 MiB. A state that has resolved every binding of a table
@@ -209,10 +211,25 @@ csr_status csr_resolve(csr_table *table, uint32_t target, uint32_t key_path, uin
 /// by another pair once it has none. CSR_NOT_FOUND when the pair has no rules.
 csr_status csr_slot(const csr_table *table, uint32_t target, uint32_t key_path, uint32_t *slot);
 
-/// `csr_resolve` for the pair holding `slot`, without the pair lookup: a state resolved before
-/// costs one cache probe and three array reads (its page table). CSR_ERR_INVALID when no pair
-/// holds `slot`.
-csr_status csr_resolve_slot(csr_table *table, uint32_t slot, uint64_t state, csr_value *value);
+/// The result of `csr_resolve_slot`: a status and a value handle, returned in registers.
+typedef struct csr_result {
+    /// The winner's value handle; CSR_NO_VALUE unless `status` is CSR_OK.
+    csr_value value;
+    /// CSR_OK, CSR_NO_MATCH, or an error: CSR_ERR_INVALID (a NULL table, or no pair holds the
+    /// slot), CSR_ERR_REENTRANT, CSR_ERR_JUDY.
+    csr_status status;
+} csr_result;
+
+/// `csr_resolve` for the pair holding `slot`, without the pair lookup, for callers that keep
+/// slots and resolve in tight loops. A pair whose resolution repeats a state is compiled: a
+/// table of its results over the bits its rules read (at most 8 bits, no custom rule), indexed
+/// by the state's bits under a mask, a multiply and a shift, so that its warm path reads one
+/// entry whatever its number of rules. Compiled pairs are cache memory (within the budget,
+/// evicted like the states) and forgotten when their rules change; the others resolve through
+/// the state caches, as csr_resolve does.
+/// - Complexity: O(1) when the pair is compiled or the state cached; compiling costs
+///   O(rules × 2^bits read), once per change of the pair's rules.
+csr_result csr_resolve_slot(csr_table *table, uint32_t slot, uint64_t state);
 
 /// Lists the rules of (target, key_path) in resolution order (priority descending, then most
 /// recently set first), each marked matched or not for `state`. Writes at most `capacity`
@@ -284,8 +301,9 @@ csr_status csr_lint(csr_table *table, const uint64_t *states, size_t state_count
 /// Frees a report of csr_lint. NULL is ignored.
 void csr_lint_free(csr_lint_report *report);
 
-/// Forgets every cached resolution and diff; the cache keeps its memory for reuse, so the next
-/// resolution of a state is a cold one (computed from the rules) without allocating. O(1).
+/// Forgets every cached resolution and diff; the states' caches keep their memory for reuse, so
+/// the next resolution of a state is a cold one (computed from the rules) without allocating.
+/// Pairs compiled for csr_resolve_slot are freed. O(1) plus O(compiled pairs).
 void csr_clear_cache(csr_table *table);
 
 /// Forgets every cached resolution and diff and frees all of the cache's memory: its

@@ -1,0 +1,210 @@
+/*
+ * Compiled bindings: csr_resolve_slot's table of a binding's results in every state (see
+ * "compiled" in resolver_internal.h). A binding is compiled when its resolution by slot repeats
+ * a state (resolve_slot_slow, queries.c), at most once per change of its rules: its results in
+ * every subset of the bits its rules read, gathered into an index by a multiplier that never
+ * gives two different results the same index (the state's bits spread into place, else
+ * pseudo-random sparse multipliers, with up to COMPILED_SPARE_BITS more index bits).
+ */
+#include "resolver_internal.h"
+
+/* The result csr_resolve_slot returns for a value handle, as the word it copies out. */
+static uint64_t packed_result(csr_value value) {
+    csr_result result = {value, value == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK};
+    uint64_t packed;
+    memcpy(&packed, &result, sizeof packed);
+    return packed;
+}
+
+/* A binding's results in every subset of `care` (at most COMPILED_MAX_BITS bits). */
+typedef struct subsets {
+    uint64_t care;
+    uint32_t count;
+    uint64_t states[1u << COMPILED_MAX_BITS];
+    uint64_t results[1u << COMPILED_MAX_BITS];
+} subsets;
+
+/* The results of `b` in every subset of `care`, each with `extra` set (a bit no rule but an
+ * exact one reads, or 0). */
+static void enumerate(const csr_table *t, const binding *b, uint64_t care, uint64_t extra,
+                      subsets *out) {
+    uint32_t n = 0;
+    uint64_t s = 0;
+    do {
+        out->states[n] = s;
+        out->results[n] = packed_result(compute_value(t, b, s | extra));
+        n++;
+        s = (s - care) & care; /* the next subset */
+    } while (s != 0);
+    out->care = care;
+    out->count = n;
+}
+
+/* Whether `magic` gathers the subsets into `bits` index bits with no two results sharing an
+ * index; if so, `results` (1 << bits of them) holds them by index. */
+static bool gathers(const subsets *in, uint64_t magic, unsigned bits, uint64_t *results) {
+    size_t size = (size_t)1 << bits;
+    bool *used = (bool *)(results + size); /* the caller's room: see find_gather */
+    memset(used, 0, size);
+    for (uint32_t i = 0; i < in->count; i++) {
+        size_t index = (size_t)((in->states[i] * magic) >> (64 - bits));
+        if (!used[index]) {
+            used[index] = true;
+            results[index] = in->results[i];
+        } else if (results[index] != in->results[i]) {
+            return false;
+        }
+    }
+    for (size_t i = 0; i < size; i++) /* no state reaches these: any result will do */
+        if (!used[i]) results[i] = in->results[0];
+    return true;
+}
+
+/* The multiplier that moves the i-th lowest of the k bits of `care` to bit 64 - bits + (i +
+ * rotation) % k: a perfect gather when the partial products do not carry into one another
+ * (contiguous bits, or runs far apart); 0 when a bit would have to move left. */
+static uint64_t spreading_magic(uint64_t care, unsigned bits, unsigned rotation) {
+    unsigned k = (unsigned)__builtin_popcountll(care);
+    uint64_t magic = 0;
+    for (unsigned i = 0; care != 0; i++, care &= care - 1) {
+        int shift = 64 - (int)bits + (int)((i + rotation) % k) - __builtin_ctzll(care);
+        if (shift < 0) return 0;
+        magic |= (uint64_t)1 << shift;
+    }
+    return magic;
+}
+
+/* Room for the results of a gather and the marks `gathers` keeps. */
+enum { GATHER_ROOM = 1u << (COMPILED_MAX_BITS + COMPILED_SPARE_BITS) };
+typedef uint64_t gather_room[GATHER_ROOM + GATHER_ROOM / sizeof(uint64_t)];
+
+/* A gather of the subsets' results, which it leaves in `results`; false when none was found. At
+ * each index width, from the number of bits to COMPILED_SPARE_BITS more, it tries the spreading
+ * multipliers (each rotation of the bits' order), then GATHER_TRIES pseudo-random sparse ones.
+ * Results that repeat make it easier: two states may share an index when their results are
+ * equal. With 256 distinct results (the worst case) over 8 bits, it found one for 294 of 300
+ * random sets of bits within 16 positions, 204 of 300 scattered over the whole word. */
+#define GATHER_TRIES 64
+static bool find_gather(const subsets *in, gather *g, uint64_t *results) {
+    unsigned k = (unsigned)__builtin_popcountll(in->care), bits = k > 0 ? k : 1;
+    uint64_t seed = in->care * 0x9E3779B97F4A7C15ull | 1;
+    for (unsigned extra = 0; extra <= COMPILED_SPARE_BITS; extra++, bits++) {
+        for (unsigned attempt = 0; attempt < k + GATHER_TRIES; attempt++) {
+            uint64_t magic = 0;
+            if (attempt < k) {
+                magic = spreading_magic(in->care, bits, attempt);
+            } else {
+                for (int i = 0; i < 3; i++) { /* sparse: the and of three xorshift draws */
+                    seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+                    magic = i == 0 ? seed : magic & seed;
+                }
+            }
+            if (gathers(in, magic, bits, results)) {
+                *g = (gather){in->care, magic, 64 - bits};
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* The number of results of a gather. */
+static size_t gather_size(const gather *g) { return (size_t)1 << (64 - g->shift); }
+
+/* The bytes of a map. */
+static size_t map_bytes(const by_slot *map) {
+    return array_bytes(sizeof(by_slot), map->capacity, sizeof(compiled *));
+}
+
+/* `by_slot` with room for `slot`, grown within the budget if need be: false when it cannot. */
+static bool reserve_by_slot(csr_table *t, uint32_t slot) {
+    by_slot *old = t->caches->by_slot;
+    if (slot < old->capacity) return true;
+    uint32_t capacity = old->capacity > 0 ? old->capacity : 4;
+    while (capacity <= slot) capacity = doubled(capacity, 4, UINT32_MAX);
+    if (capacity <= slot) return false; /* slot UINT32_MAX: never a binding's */
+    size_t bytes = array_bytes(sizeof(by_slot), capacity, sizeof(compiled *));
+    by_slot *grown = cache_allocate(t, bytes); /* may evict compiled bindings from `old` */
+    if (grown == NULL) return false;
+    old = t->caches->by_slot;
+    *grown = (by_slot){.capacity = capacity, .count = old->count}; /* read from leave on */
+    memset(grown->tables, 0, capacity * sizeof(compiled *));
+    if (old->capacity > 0) memcpy(grown->tables, old->tables, old->capacity * sizeof(compiled *));
+    if (old != NO_BY_SLOT) deallocate(old, map_bytes(old), &t->caches->cache_words);
+    t->caches->by_slot = grown;
+    return true;
+}
+
+/* Compiles `b`, whose slot holds neither a compiled binding nor the mark, or marks it
+ * NOT_COMPILED when it cannot be (a custom rule, too many bits, no room in the budget). Runs
+ * inside enter/leave: a map made here is read from leave on. */
+CSR_PRIVATE void compile_binding(csr_table *t, const binding *b) {
+    uint64_t care = 0, loose = 0; /* the bits its rules read; those its inexact rules read */
+    bool exact = false, custom = false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const rule *r = &b->rules[i];
+        custom |= r->mode == CSR_CUSTOM;
+        exact |= r->mode == CSR_EXACTLY;
+        care |= r->mask;
+        if (r->mode != CSR_EXACTLY) loose |= r->mask;
+    }
+    if (!reserve_by_slot(t, b->slot)) return; /* tried again next time */
+    subsets in;
+    gather_room main_results, alt_results;
+    gather main, alt;
+    bool found = !custom && __builtin_popcountll(care) <= COMPILED_MAX_BITS;
+    if (found) {
+        enumerate(t, b, care, 0, &in);
+        found = find_gather(&in, &main, main_results);
+    }
+    if (found && exact) {
+        /* A state with a bit outside `care` matches no exact rule: the lowest such bit stands
+         * for them all. */
+        enumerate(t, b, loose, ~care & (care + 1), &in);
+        found = find_gather(&in, &alt, alt_results);
+    }
+    size_t main_size = found ? gather_size(&main) : 0, alt_size = found && exact ? gather_size(&alt) : 0;
+    size_t bytes = array_bytes(sizeof(compiled), main_size + alt_size, sizeof(uint64_t));
+    compiled *c = found ? cache_allocate(t, bytes) : NULL;
+    by_slot *map = t->caches->by_slot; /* after cache_allocate, which allocates no map */
+    if (c == NULL || !add_item(t, &c->item, ITEM_COMPILED, b->slot, 0, bytes)) {
+        if (c != NULL) deallocate(c, bytes, &t->caches->cache_words);
+        map->tables[b->slot] = NOT_COMPILED;
+        return;
+    }
+    c->outside = exact ? ~care : 0;
+    c->main = main;
+    c->alt = exact ? alt : main;
+    memcpy(c->results, main_results, main_size * sizeof(uint64_t));
+    memcpy(c->results + main_size, alt_results, alt_size * sizeof(uint64_t));
+    c->alt_results = exact ? c->results + main_size : c->results;
+    map->tables[b->slot] = c;
+    map->count++;
+}
+
+/* Frees the compiled binding of `slot`, or its mark: its rules changed, or it was freed. */
+CSR_PRIVATE void forget_compiled(csr_table *t, uint32_t slot) {
+    by_slot *map = t->caches->by_slot;
+    if (slot >= map->capacity || map->tables[slot] == NULL) return;
+    if (map->tables[slot] == NOT_COMPILED)
+        map->tables[slot] = NULL;
+    else
+        free_item(t, &map->tables[slot]->item); /* clears the entry (free_compiled) */
+}
+
+/* Takes a compiled binding being freed (free_item) out of the map. */
+CSR_PRIVATE void free_compiled(csr_table *t, compiled *c) {
+    by_slot *map = t->caches->by_slot;
+    map->tables[c->item.key] = NULL;
+    map->count--;
+}
+
+/* Frees every compiled binding, every mark and the map. */
+CSR_PRIVATE void free_by_slot(csr_table *t) {
+    by_slot *map = t->caches->by_slot;
+    if (map == NO_BY_SLOT) return;
+    for (uint32_t s = 0; s < map->capacity; s++) forget_compiled(t, s);
+    deallocate(map, map_bytes(map), &t->caches->cache_words);
+    t->caches->by_slot = NO_BY_SLOT;
+    t->by_slot = NO_BY_SLOT;
+}
