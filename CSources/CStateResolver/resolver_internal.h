@@ -78,8 +78,9 @@
  *           The warm path writes nothing, so a compiled binding's `referenced` mark is the one
  *           it was made with: when the budget is short, CLOCK takes it on its second pass, used
  *           or not, and a binding whose states still repeat is compiled again.
- *           A binding that cannot be compiled (a custom rule, more bits, no room) is marked
- *           NOT_COMPILED until its rules change, so that it is tried once.
+ *           A binding that cannot be compiled (a custom rule, more bits, no room, no
+ *           multiplier found: compiled.c) is marked NOT_COMPILED until its rules change, so
+ *           that it is tried once.
  * lint      csr_lint keeps nothing in the table and leaves the caches alone: its report is one
  *           allocation the caller frees, and matches the rules word by word, 64 states a word.
  * preds     Side array of custom predicates, indexed from the rules that use one, so that a
