@@ -306,7 +306,7 @@ void csr_lint_free(csr_lint_report *report);
 
 /// Forgets every cached resolution and diff; the states' caches keep their memory for reuse, so
 /// the next resolution of a state is a cold one (computed from the rules) without allocating.
-/// Pairs compiled for csr_resolve_slot are freed. O(1) plus O(compiled pairs).
+/// Pairs compiled for csr_resolve_slot are freed. O(1), plus O(slots) when pairs were compiled.
 void csr_clear_cache(csr_table *table);
 
 /// Forgets every cached resolution and diff and frees all of the cache's memory: its
