@@ -4,7 +4,7 @@
  * a state (resolve_slot_slow, queries.c), at most once per change of its rules: its results in
  * every subset of the bits its rules read, gathered into an index by a multiplier that never
  * gives two different results the same index (the state's bits spread into place, else
- * pseudo-random sparse multipliers, with up to COMPILED_SPARE_BITS more index bits).
+ * pseudo-random multipliers, with up to COMPILED_SPARE_BITS more index bits: find_gather).
  */
 #include "resolver_internal.h"
 
@@ -140,8 +140,9 @@ static bool reserve_by_slot(csr_table *t, uint32_t slot) {
 }
 
 /* Compiles `b`, whose slot holds neither a compiled binding nor the mark, or marks it
- * NOT_COMPILED when it cannot be (a custom rule, too many bits, no room in the budget). Runs
- * inside enter/leave: a map made here is read from leave on. */
+ * NOT_COMPILED when it cannot be (a custom rule, too many bits, no multiplier found, no room in
+ * the budget); leaves it unmarked when the map cannot grow. Runs inside enter/leave: a map made
+ * here is read from leave on. About 23 KB of stack: the subsets and two gathers' rooms. */
 CSR_PRIVATE void compile_binding(csr_table *t, const binding *b) {
     uint64_t care = 0, loose = 0; /* the bits its rules read; those its inexact rules read */
     bool exact = false, custom = false;
