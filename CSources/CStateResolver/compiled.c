@@ -204,10 +204,10 @@ CSR_PRIVATE void free_compiled(csr_table *t, compiled *c) {
     map->count--;
 }
 
-/* Frees every compiled binding, every mark and the map. */
-CSR_PRIVATE void free_by_slot(csr_table *t) {
+/* Frees every compiled binding, every mark and the map, which exists (free_by_slot). Out of
+ * line, so that its loop costs the callers nothing when there is no map. */
+CSR_PRIVATE __attribute__((noinline)) void free_map(csr_table *t) {
     by_slot *map = t->caches->by_slot;
-    if (map == NO_BY_SLOT) return;
     for (uint32_t s = 0; s < map->capacity; s++) forget_compiled(t, s);
     deallocate(map, map_bytes(map), &t->caches->cache_words);
     t->caches->by_slot = NO_BY_SLOT;

@@ -44,31 +44,48 @@ static inline csr_result error_result(csr_status status) {
     return (csr_result){.value = CSR_NO_VALUE, .status = status};
 }
 
-/* csr_resolve_slot off the warm path: invalid arguments, a call back, or a binding not compiled.
- * A state cached before, in the binding's current version, shows that its states repeat: the
- * binding is compiled then, unless it was tried since its rules last changed. */
+static inline csr_result value_result(csr_value v) {
+    return (csr_result){.value = v, .status = v == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK};
+}
+
+/* The value of `b` in `state` through the state caches, as csr_resolve finds it; `*repeated`
+ * tells whether the state was cached already, in the binding's current version. */
+static inline csr_value cached_slot_value(csr_table *t, const binding *b, uint64_t state,
+                                          bool *repeated) {
+    state_cache *cache = recent_cache(t, state);
+    const entry *e = cache == NULL ? NULL : warm_entry(t, cache, b->slot);
+    *repeated = e != NULL && e->version == b->version;
+    if (!*repeated) return resolve_cold(t, b, state);
+    cache->item.referenced = true;
+    return e->value;
+}
+
+/* csr_resolve_slot off the warm path: invalid arguments, a call back, or a binding not compiled
+ * yet. A state cached before, in the binding's current version, shows that its states repeat:
+ * the binding is compiled then. */
 static __attribute__((noinline)) csr_result resolve_slot_slow(csr_table *t, uint32_t slot,
                                                               uint64_t state) {
     if (t == NULL) return error_result(CSR_ERR_INVALID);
     if (t->busy) return error_result(CSR_ERR_REENTRANT);
     const binding *b = slot < t->slot_count ? slot_binding(t, slot) : NULL;
     if (b == NULL) return error_result(CSR_ERR_INVALID);
-    state_cache *cache = recent_cache(t, state);
-    const entry *e = cache == NULL ? NULL : warm_entry(t, cache, slot);
-    csr_value v;
-    if (e != NULL && e->version == b->version) {
-        cache->item.referenced = true;
-        v = e->value;
-        const by_slot *map = t->caches->by_slot;
-        if (slot >= map->capacity || map->tables[slot] == NULL) {
-            enter(t);
-            compile_binding(t, b);
-            leave(t);
-        }
-    } else {
-        v = resolve_cold(t, b, state);
+    bool repeated;
+    csr_value v = cached_slot_value(t, b, state, &repeated);
+    const by_slot *map = t->caches->by_slot;
+    if (repeated && (slot >= map->capacity || map->tables[slot] == NULL)) {
+        enter(t);
+        compile_binding(t, b);
+        leave(t);
     }
-    return (csr_result){.value = v, .status = v == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK};
+    return value_result(v);
+}
+
+/* csr_resolve_slot for a binding marked NOT_COMPILED: through the state caches. The table is not
+ * busy (a busy table shows no map) and the slot holds the binding (freeing it drops the mark). */
+static __attribute__((noinline)) csr_result resolve_slot_cached(csr_table *t, uint32_t slot,
+                                                                uint64_t state) {
+    bool repeated;
+    return value_result(cached_slot_value(t, (const binding *)t->slots[slot], state, &repeated));
 }
 
 /* The result of a compiled binding in `state`, gathered by `g` from `results`. */
@@ -83,7 +100,8 @@ csr_result csr_resolve_slot(csr_table *t, uint32_t slot, uint64_t state) {
     if (t == NULL) return resolve_slot_slow(t, slot, state);
     const by_slot *map = t->by_slot;
     const compiled *c = slot < map->capacity ? map->tables[slot] : NULL;
-    if ((uintptr_t)c <= (uintptr_t)NOT_COMPILED) return resolve_slot_slow(t, slot, state);
+    if ((uintptr_t)c <= (uintptr_t)NOT_COMPILED)
+        return c == NOT_COMPILED ? resolve_slot_cached(t, slot, state) : resolve_slot_slow(t, slot, state);
     /* The warm path: the binding's result, gathered from the state's bits. It writes nothing,
      * not even the item's `referenced` mark (see "compiled" in resolver_internal.h). */
     if (__builtin_expect((state & c->outside) != 0, 0)) return gathered(&c->alt, c->alt_results, state);

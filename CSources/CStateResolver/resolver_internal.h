@@ -601,6 +601,11 @@ CSR_PRIVATE csr_value compute_value(const csr_table *t, const binding *b, uint64
 CSR_PRIVATE void compile_binding(csr_table *t, const binding *b);
 CSR_PRIVATE void forget_compiled(csr_table *t, uint32_t slot);
 CSR_PRIVATE void free_compiled(csr_table *t, compiled *c);
-CSR_PRIVATE void free_by_slot(csr_table *t);
+CSR_PRIVATE void free_map(csr_table *t);
+
+/* Frees csr_resolve_slot's compiled bindings, their marks and their map, if there is one. */
+static inline void free_by_slot(csr_table *t) {
+    if (t->caches->by_slot != NO_BY_SLOT) free_map(t);
+}
 
 #endif
