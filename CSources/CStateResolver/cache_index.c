@@ -16,7 +16,7 @@ static uint64_t mix(uint64_t x) {
 }
 
 static size_t item_hash(uint8_t kind, uint64_t key, uint64_t to) {
-    return (size_t)mix(key ^ (to * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)kind << 63));
+    return (size_t)mix(key ^ (to * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)kind << 62));
 }
 
 /* The bucket holding the item (kind, key, to), or NULL. */

@@ -40,11 +40,19 @@ static void enumerate(const csr_table *t, const binding *b, uint64_t care, uint6
     out->count = n;
 }
 
+/* Room for the results of a gather, by index, and which indexes a subset took. */
+enum { GATHER_ROOM = 1u << (COMPILED_MAX_BITS + COMPILED_SPARE_BITS) };
+typedef struct gather_room {
+    uint64_t results[GATHER_ROOM];
+    bool used[GATHER_ROOM];
+} gather_room;
+
 /* Whether `magic` gathers the subsets into `bits` index bits with no two results sharing an
- * index; if so, `results` (1 << bits of them) holds them by index. */
-static bool gathers(const subsets *in, uint64_t magic, unsigned bits, uint64_t *results) {
+ * index; if so, `room->results` (1 << bits of them) holds them by index. */
+static bool gathers(const subsets *in, uint64_t magic, unsigned bits, gather_room *room) {
     size_t size = (size_t)1 << bits;
-    bool *used = (bool *)(results + size); /* the caller's room: see find_gather */
+    uint64_t *results = room->results;
+    bool *used = room->used;
     memset(used, 0, size);
     for (uint32_t i = 0; i < in->count; i++) {
         size_t index = (size_t)((in->states[i] * magic) >> (64 - bits));
@@ -74,11 +82,7 @@ static uint64_t spreading_magic(uint64_t care, unsigned bits, unsigned rotation)
     return magic;
 }
 
-/* Room for the results of a gather and the marks `gathers` keeps. */
-enum { GATHER_ROOM = 1u << (COMPILED_MAX_BITS + COMPILED_SPARE_BITS) };
-typedef uint64_t gather_room[GATHER_ROOM + GATHER_ROOM / sizeof(uint64_t)];
-
-/* A gather of the subsets' results, which it leaves in `results`; false when none was found. At
+/* A gather of the subsets' results, which it leaves in `room`; false when none was found. At
  * each index width, from the number of bits to COMPILED_SPARE_BITS more, it tries the spreading
  * multipliers (each rotation of the bits' order), then GATHER_TRIES pseudo-random ones, most of
  * them dense (a dense one gathered a 3-rule pair over 8 scattered bits in 10 bits 2.8 % of the
@@ -87,7 +91,7 @@ typedef uint64_t gather_room[GATHER_ROOM + GATHER_ROOM / sizeof(uint64_t)];
  * for each of 300 random sets of bits within 16 positions, and for 279 of 300 scattered over the
  * whole word; the others stay on the state caches (NOT_COMPILED). */
 #define GATHER_TRIES 256
-static bool find_gather(const subsets *in, gather *g, uint64_t *results) {
+static bool find_gather(const subsets *in, gather *g, gather_room *room) {
     unsigned k = (unsigned)__builtin_popcountll(in->care), bits = k > 0 ? k : 1;
     uint64_t seed = in->care * 0x9E3779B97F4A7C15ull | 1;
     for (unsigned extra = 0; extra <= COMPILED_SPARE_BITS; extra++, bits++) {
@@ -95,6 +99,7 @@ static bool find_gather(const subsets *in, gather *g, uint64_t *results) {
             uint64_t magic = 0;
             if (attempt < k) {
                 magic = spreading_magic(in->care, bits, attempt);
+                if (magic == 0) continue; /* a bit would have to move left */
             } else { /* xorshift draws: three dense, then a sparse one (the and of three) */
                 seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
                 magic = seed;
@@ -103,7 +108,7 @@ static bool find_gather(const subsets *in, gather *g, uint64_t *results) {
                     magic &= seed;
                 }
             }
-            if (gathers(in, magic, bits, results)) {
+            if (gathers(in, magic, bits, room)) {
                 *g = (gather){in->care, magic, 64 - bits};
                 return true;
             }
@@ -120,7 +125,9 @@ static size_t map_bytes(const by_slot *map) {
     return array_bytes(sizeof(by_slot), map->capacity, sizeof(compiled *));
 }
 
-/* `by_slot` with room for `slot`, grown within the budget if need be: false when it cannot. */
+/* `by_slot` with room for `slot`, grown within its share of the budget (at most 1 /
+ * MAP_BUDGET_SHARE of it: a map is 8 bytes a slot up to the highest slot compiled, and stays
+ * while the table has compiled bindings or marks) if need be: false when it cannot. */
 static bool reserve_by_slot(csr_table *t, uint32_t slot) {
     by_slot *old = t->caches->by_slot;
     if (slot < old->capacity) return true;
@@ -128,6 +135,7 @@ static bool reserve_by_slot(csr_table *t, uint32_t slot) {
     while (capacity <= slot) capacity = doubled(capacity, 4, UINT32_MAX);
     if (capacity <= slot) return false; /* slot UINT32_MAX: never a binding's */
     size_t bytes = array_bytes(sizeof(by_slot), capacity, sizeof(compiled *));
+    if (bytes > t->budget / MAP_BUDGET_SHARE) return false;
     by_slot *grown = cache_allocate(t, bytes); /* may evict compiled bindings from `old` */
     if (grown == NULL) return false;
     old = t->caches->by_slot;
@@ -139,11 +147,19 @@ static bool reserve_by_slot(csr_table *t, uint32_t slot) {
     return true;
 }
 
+/* The bytes of a compiled binding whose gathers have `main` and `alt` results. */
+static size_t compiled_bytes(size_t main, size_t alt) {
+    return array_bytes(sizeof(compiled), main + alt, sizeof(uint64_t));
+}
+
 /* Compiles `b`, whose slot holds neither a compiled binding nor the mark, or marks it
- * NOT_COMPILED when it cannot be (a custom rule, too many bits, no multiplier found, no room in
- * the budget); leaves it unmarked when the map cannot grow. Runs inside enter/leave: a map made
- * here is read from leave on. About 23 KB of stack: the subsets and two gathers' rooms. */
-CSR_PRIVATE void compile_binding(csr_table *t, const binding *b) {
+ * NOT_COMPILED when its rules forbid it (a custom rule, too many bits, no multiplier found).
+ * Leaves it unmarked, to be tried again at its next repeated state, when the map cannot cover
+ * its slot or the budget has no room (none, even for its smallest table, is checked before the
+ * gathers are looked for). Runs inside enter/leave: a map made here is read from leave on. Out of
+ * line: about 23 KB of stack (the subsets and two gathers' rooms), which resolve_slot_slow's
+ * other calls do not take. */
+CSR_PRIVATE __attribute__((noinline)) void compile_binding(csr_table *t, const binding *b) {
     uint64_t care = 0, loose = 0; /* the bits its rules read; those its inexact rules read */
     bool exact = false, custom = false;
     for (uint32_t i = 0; i < b->count; i++) {
@@ -153,35 +169,42 @@ CSR_PRIVATE void compile_binding(csr_table *t, const binding *b) {
         care |= r->mask;
         if (r->mode != CSR_EXACTLY) loose |= r->mask;
     }
-    if (!reserve_by_slot(t, b->slot)) return; /* tried again next time */
+    if (!reserve_by_slot(t, b->slot)) return;
+    by_slot *map = t->caches->by_slot;
+    bool forbidden = custom || __builtin_popcountll(care) > COMPILED_MAX_BITS;
+    if (!forbidden && compiled_bytes((size_t)1 << __builtin_popcountll(care),
+                                     exact ? (size_t)1 << __builtin_popcountll(loose) : 0) > t->budget)
+        return;
     subsets in;
     gather_room main_results, alt_results;
     gather main, alt;
-    bool found = !custom && __builtin_popcountll(care) <= COMPILED_MAX_BITS;
-    if (found) {
+    if (!forbidden) {
         enumerate(t, b, care, 0, &in);
-        found = find_gather(&in, &main, main_results);
+        forbidden = !find_gather(&in, &main, &main_results);
     }
-    if (found && exact) {
+    if (!forbidden && exact) {
         /* A state with a bit outside `care` matches no exact rule: the lowest such bit stands
          * for them all. */
         enumerate(t, b, loose, ~care & (care + 1), &in);
-        found = find_gather(&in, &alt, alt_results);
+        forbidden = !find_gather(&in, &alt, &alt_results);
     }
-    size_t main_size = found ? gather_size(&main) : 0, alt_size = found && exact ? gather_size(&alt) : 0;
-    size_t bytes = array_bytes(sizeof(compiled), main_size + alt_size, sizeof(uint64_t));
-    compiled *c = found ? cache_allocate(t, bytes) : NULL;
-    by_slot *map = t->caches->by_slot; /* after cache_allocate, which allocates no map */
+    if (forbidden) {
+        map->tables[b->slot] = NOT_COMPILED;
+        return;
+    }
+    size_t main_size = gather_size(&main), alt_size = exact ? gather_size(&alt) : 0;
+    size_t bytes = compiled_bytes(main_size, alt_size);
+    compiled *c = cache_allocate(t, bytes);
+    map = t->caches->by_slot; /* after cache_allocate, which allocates no map */
     if (c == NULL || !add_item(t, &c->item, ITEM_COMPILED, b->slot, 0, bytes)) {
         if (c != NULL) deallocate(c, bytes, &t->caches->cache_words);
-        map->tables[b->slot] = NOT_COMPILED;
         return;
     }
     c->outside = exact ? ~care : 0;
     c->main = main;
     c->alt = exact ? alt : main;
-    memcpy(c->results, main_results, main_size * sizeof(uint64_t));
-    memcpy(c->results + main_size, alt_results, alt_size * sizeof(uint64_t));
+    memcpy(c->results, main_results.results, main_size * sizeof(uint64_t));
+    memcpy(c->results + main_size, alt_results.results, alt_size * sizeof(uint64_t));
     c->alt_results = exact ? c->results + main_size : c->results;
     map->tables[b->slot] = c;
     map->count++;

@@ -77,10 +77,12 @@
  *           to compare on the warm path), and so do csr_clear_cache and csr_release_cache.
  *           The warm path writes nothing, so a compiled binding's `referenced` mark is the one
  *           it was made with: when the budget is short, CLOCK takes it on its second pass, used
- *           or not, and a binding whose states still repeat is compiled again.
- *           A binding that cannot be compiled (a custom rule, more bits, no room, no
- *           multiplier found: compiled.c) is marked NOT_COMPILED until its rules change, so
- *           that it is tried once.
+ *           or not, and a binding whose states still repeat is compiled again. The map takes
+ *           8 bytes a slot up to the highest slot compiled or marked, within 1/MAP_BUDGET_SHARE
+ *           of the budget, and stays until the caches are cleared or released.
+ *           A binding its rules keep from being compiled (a custom rule, more bits, no
+ *           multiplier found: compiled.c) is marked NOT_COMPILED until they change, so that it
+ *           is tried once; one that finds no room is tried again at its next repeated state.
  * lint      csr_lint keeps nothing in the table and leaves the caches alone: its report is one
  *           allocation the caller frees, and matches the rules word by word, 64 states a word.
  * preds     Side array of custom predicates, indexed from the rules that use one, so that a
@@ -238,6 +240,10 @@ typedef struct diff_list {
  * state's bits without mixing results. */
 #define COMPILED_MAX_BITS 8
 #define COMPILED_SPARE_BITS 2
+
+/* The share of the cache budget the map of compiled bindings may take at most: 1/16 (1 MiB of
+ * the default budget: 131,072 slots). A binding in a slot beyond it is not compiled. */
+#define MAP_BUDGET_SHARE 16
 
 /* How a state finds its result: its index is ((state & care) * magic) >> shift. Two states
  * share an index only when their results are equal. */

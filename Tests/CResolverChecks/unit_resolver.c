@@ -800,6 +800,12 @@ static const compiled *compiled_at(const csr_table *t, uint32_t slot) {
     return c == NOT_COMPILED ? NULL : c;
 }
 
+/* Whether `slot` holds the NOT_COMPILED mark. */
+static bool marked(const csr_table *t, uint32_t slot) {
+    const by_slot *map = t->caches->by_slot;
+    return slot < map->capacity && map->tables[slot] == NOT_COMPILED;
+}
+
 static size_t compiled_count(const csr_table *t) {
     csr_stats s;
     csr_get_stats(t, &s);
@@ -891,6 +897,37 @@ static void test_compiled_bindings(void) {
     check_by_slot(t, 4, far_key, far, 0x3);
     CHECK(compiled_count(t) == 2 && t->caches->by_slot->capacity > 40 && compiled_at(t, slot) != NULL);
 
+    /* No room is not a mark: a budget too small for the pair's table, or a failed allocation,
+     * leaves the slot to be tried again at its next repeated state; a slot beyond the map's
+     * share of the budget is not compiled, nor marked. */
+    uint32_t roomy;
+    csr_descriptor four = plain(CSR_CONTAINING_ANY, 0xF0, 0);
+    CHECK(csr_set(t, 5, 5, &four, 5, &roomy) == CSR_OK);
+    CHECK(csr_set_cache_budget(t, 200) == CSR_OK); /* a 16-result table takes 240 bytes */
+    check_by_slot(t, 5, 5, roomy, 0xF1);
+    check_by_slot(t, 5, 5, roomy, 0xF1);
+    CHECK(compiled_at(t, roomy) == NULL && !marked(t, roomy));
+    CHECK(csr_set_cache_budget(t, CSR_DEFAULT_CACHE_BUDGET) == CSR_OK);
+    check_by_slot(t, 5, 5, roomy, 0xF1);
+    CHECK(compiled_at(t, roomy) != NULL);
+    CHECK(csr_remove_binding(t, 5, 5) == CSR_OK && csr_set(t, 5, 5, &four, 5, &roomy) == CSR_OK);
+    CHECK(csr_resolve_slot(t, roomy, 0x10).value == 5);
+    refuse_next = true; /* the compiled pair's allocation */
+    CHECK(csr_resolve_slot(t, roomy, 0x10).value == 5);
+    CHECK(!refuse_next && compiled_at(t, roomy) == NULL && !marked(t, roomy));
+    CHECK(csr_resolve_slot(t, roomy, 0x10).value == 5 && compiled_at(t, roomy) != NULL);
+    CHECK(csr_set_cache_budget(t, 1024 * MAP_BUDGET_SHARE) == CSR_OK); /* a map of 126 slots */
+    for (uint32_t k = 0; k < 100; k++) CHECK(csr_set(t, 6, k, &four, k, &far) == CSR_OK);
+    CHECK(far >= 128);
+    check_by_slot(t, 6, 99, far, 0xF0);
+    check_by_slot(t, 6, 99, far, 0xF0);
+    CHECK(t->caches->by_slot->capacity < 128);
+    CHECK(far >= t->caches->by_slot->capacity); /* neither compiled nor marked */
+    csr_get_stats(t, &after);
+    CHECK(after.cache_bytes <= 1024 * MAP_BUDGET_SHARE);
+    CHECK(csr_set_cache_budget(t, CSR_DEFAULT_CACHE_BUDGET) == CSR_OK);
+    for (uint32_t k = 0; k < 100; k++) CHECK(csr_remove_binding(t, 6, k) == CSR_OK);
+
     /* Cleared or released caches take the compiled pairs and the marks with them. */
     csr_clear_cache(t);
     CHECK(compiled_count(t) == 0 && t->caches->by_slot == NO_BY_SLOT && t->by_slot == NO_BY_SLOT);
@@ -942,16 +979,16 @@ static void test_gathers(void) {
             s = (s - care) & care;
         } while (s != 0);
         gather g;
-        if (!find_gather(&in, &g, room)) continue;
+        if (!find_gather(&in, &g, &room)) continue;
         found++;
         for (uint32_t i = 0; i < in.count; i++)
-            CHECK(room[((in.states[i] & g.care) * g.magic) >> g.shift] == in.results[i]);
+            CHECK(room.results[((in.states[i] & g.care) * g.magic) >> g.shift] == in.results[i]);
     }
     CHECK(found >= 150);
     subsets run = {.care = 0xFF00};
     for (uint64_t s = 0; s < 256; s++) run.states[run.count] = s << 8, run.results[run.count++] = s;
     gather g;
-    CHECK(find_gather(&run, &g, room) && g.shift == 56 && g.magic == spreading_magic(0xFF00, 8, 0));
+    CHECK(find_gather(&run, &g, &room) && g.shift == 56 && g.magic == spreading_magic(0xFF00, 8, 0));
 }
 
 static csr_table *reentered;

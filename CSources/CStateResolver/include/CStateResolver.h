@@ -145,14 +145,15 @@ typedef struct csr_stats {
     /// first cached item, or the first diff held outside the budget) with its arrays of recent
     /// states and diffs.
     size_t rule_bytes;
-    /// Bytes in the resolution and diff caches, their index included. At most `cache_budget`,
+    /// Bytes in the resolution and diff caches and the pairs compiled for csr_resolve_slot, their
+    /// index and map included. At most `cache_budget`,
     /// plus the result of the last csr_diff when it did not fit in the budget (held until the
     /// next call that may change it).
     size_t cache_bytes;
     /// The limit on cache_bytes (see csr_set_cache_budget).
     size_t cache_budget;
-    /// Cached states and diffs evicted to stay within the budget since the table was made or
-    /// its caches last released (csr_release_cache).
+    /// Cached states, diffs and compiled pairs evicted to stay within the budget since the table
+    /// was made or its caches last released (csr_release_cache).
     size_t evictions;
     /// Pairs compiled for csr_resolve_slot (their memory is in cache_bytes).
     size_t compiled_bindings;
@@ -216,7 +217,7 @@ typedef struct csr_result {
     /// The winner's value handle; CSR_NO_VALUE unless `status` is CSR_OK.
     csr_value value;
     /// CSR_OK, CSR_NO_MATCH, or an error: CSR_ERR_INVALID (a NULL table, or no pair holds the
-    /// slot), CSR_ERR_REENTRANT, CSR_ERR_JUDY.
+    /// slot) or CSR_ERR_REENTRANT.
     csr_status status;
 } csr_result;
 
@@ -224,14 +225,19 @@ typedef struct csr_result {
 /// slots and resolve in tight loops. A pair whose resolution repeats a state is compiled: a
 /// table of its results over the bits its rules read, indexed by the state's bits under a mask,
 /// a multiply and a shift, so that its warm path reads one entry whatever its number of rules.
-/// Compiled pairs are cache memory (within the budget, evicted like the states) and forgotten
-/// when their rules change. A pair is not compiled, and resolves through the state caches as
-/// csr_resolve does, when one of its rules is custom, its rules read more than 8 bits, the
-/// budget has no room, or no multiplier gathers its results into at most 1,024 entries (with
-/// many distinct results over bits far apart: 21 of 300 random sets of 8 bits scattered over the
-/// word with 256 distinct results, none within 16 positions).
+/// Compiled pairs are cache memory within the budget, with the map that finds them by slot (8
+/// bytes a slot up to the highest slot compiled, at most a sixteenth of the budget); they are
+/// freed when their rules change, and evicted in the order they were made when the budget is
+/// short (the warm path marks no use), to be compiled again when their states repeat. A pair is
+/// not compiled, and resolves through the state caches as csr_resolve does, when one of its
+/// rules is custom, its rules read more than 8 bits, no multiplier gathers its results into at
+/// most 1,024 entries (with many distinct results over bits far apart: 21 of 300 random sets of
+/// 8 bits scattered over the word with 256 distinct results, none within 16 positions) — until
+/// its rules change — or, until there is room, when its table or its slot does not fit in the
+/// budget.
 /// - Complexity: O(1) when the pair is compiled or the state cached; compiling costs
-///   O(rules × 2^bits read), once per change of the pair's rules.
+///   O(rules × 2^bits read) plus the search for a multiplier (tens of microseconds for 256 rules
+///   over 8 bits), once per change of the pair's rules, and growing the map O(slot).
 csr_result csr_resolve_slot(csr_table *table, uint32_t slot, uint64_t state);
 
 /// Lists the rules of (target, key_path) in resolution order (priority descending, then most
@@ -306,13 +312,15 @@ void csr_lint_free(csr_lint_report *report);
 
 /// Forgets every cached resolution and diff; the states' caches keep their memory for reuse, so
 /// the next resolution of a state is a cold one (computed from the rules) without allocating.
-/// Pairs compiled for csr_resolve_slot are freed. O(1), plus O(slots) when pairs were compiled.
+/// Pairs compiled for csr_resolve_slot are freed, with their map. O(1), plus O(the map's slots)
+/// when csr_resolve_slot made one.
 void csr_clear_cache(csr_table *table);
 
 /// Forgets every cached resolution and diff and frees all of the cache's memory: its
 /// bookkeeping and arrays of recent states and diffs too, which the first state cached again
-/// allocates. For a table that will stay idle (a page a server holds while its user is away).
-/// O(cached items).
+/// allocates, and the pairs compiled for csr_resolve_slot with their map. For a table that will
+/// stay idle (a page a server holds while its user is away). O(cached items), plus O(the map's
+/// slots).
 void csr_release_cache(csr_table *table);
 
 /// Limits the memory of the resolution and diff caches to `bytes` (CSR_DEFAULT_CACHE_BUDGET
