@@ -10,7 +10,7 @@
 
 /* The result csr_resolve_slot returns for a value handle, as the word it copies out. */
 static uint64_t packed_result(csr_value value) {
-    csr_result result = {value, value == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK};
+    csr_result result = value_result(value);
     uint64_t packed;
     memcpy(&packed, &result, sizeof packed);
     return packed;
@@ -194,8 +194,7 @@ CSR_PRIVATE __attribute__((noinline)) void compile_binding(csr_table *t, const b
     }
     size_t main_size = gather_size(&main), alt_size = exact ? gather_size(&alt) : 0;
     size_t bytes = compiled_bytes(main_size, alt_size);
-    compiled *c = cache_allocate(t, bytes);
-    map = t->caches->by_slot; /* after cache_allocate, which allocates no map */
+    compiled *c = cache_allocate(t, bytes); /* evictions change the map's entries, not the map */
     if (c == NULL || !add_item(t, &c->item, ITEM_COMPILED, b->slot, 0, bytes)) {
         if (c != NULL) deallocate(c, bytes, &t->caches->cache_words);
         return;

@@ -7,6 +7,19 @@
  */
 #include "resolver_internal.h"
 
+/* The value of `b` in `state` through the state caches (computed from the rules and cached on
+ * a miss): csr_resolve's and, for a binding not compiled, csr_resolve_slot's. `*repeated` tells
+ * whether the state was cached already, in the binding's current version. */
+static inline csr_value resolve_binding(csr_table *t, const binding *b, uint64_t state,
+                                        bool *repeated) {
+    state_cache *cache = recent_cache(t, state);
+    const entry *e = cache == NULL ? NULL : warm_entry(t, cache, b->slot);
+    *repeated = e != NULL && e->version == b->version;
+    if (!*repeated) return resolve_cold(t, b, state);
+    cache->item.referenced = true;
+    return e->value;
+}
+
 csr_status csr_resolve(csr_table *t, uint32_t target, uint32_t key_path, uint64_t state,
                        csr_value *value) {
     if (t == NULL || value == NULL) return CSR_ERR_INVALID;
@@ -14,19 +27,10 @@ csr_status csr_resolve(csr_table *t, uint32_t target, uint32_t key_path, uint64_
     binding *b;
     csr_status status = lookup_binding(t, binding_key(target, key_path), &b);
     if (status != CSR_OK) return status;
-    csr_value v = CSR_NO_VALUE;
-    if (b != NULL) {
-        state_cache *cache = recent_cache(t, state);
-        const entry *e = cache == NULL ? NULL : warm_entry(t, cache, b->slot);
-        if (e != NULL && e->version == b->version) {
-            cache->item.referenced = true;
-            v = e->value;
-        } else {
-            v = resolve_cold(t, b, state);
-        }
-    }
+    bool repeated;
+    csr_value v = b == NULL ? CSR_NO_VALUE : resolve_binding(t, b, state, &repeated);
     *value = v;
-    return v == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK;
+    return value_status(v);
 }
 
 csr_status csr_slot(const csr_table *t, uint32_t target, uint32_t key_path, uint32_t *slot) {
@@ -44,22 +48,6 @@ static inline csr_result error_result(csr_status status) {
     return (csr_result){.value = CSR_NO_VALUE, .status = status};
 }
 
-static inline csr_result value_result(csr_value v) {
-    return (csr_result){.value = v, .status = v == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK};
-}
-
-/* The value of `b` in `state` through the state caches, as csr_resolve finds it; `*repeated`
- * tells whether the state was cached already, in the binding's current version. */
-static inline csr_value cached_slot_value(csr_table *t, const binding *b, uint64_t state,
-                                          bool *repeated) {
-    state_cache *cache = recent_cache(t, state);
-    const entry *e = cache == NULL ? NULL : warm_entry(t, cache, b->slot);
-    *repeated = e != NULL && e->version == b->version;
-    if (!*repeated) return resolve_cold(t, b, state);
-    cache->item.referenced = true;
-    return e->value;
-}
-
 /* csr_resolve_slot off the warm path: invalid arguments, a call back, or a binding not compiled
  * yet. A state cached before, in the binding's current version, shows that its states repeat:
  * the binding is compiled then. */
@@ -70,7 +58,7 @@ static __attribute__((noinline)) csr_result resolve_slot_slow(csr_table *t, uint
     const binding *b = slot < t->slot_count ? slot_binding(t, slot) : NULL;
     if (b == NULL) return error_result(CSR_ERR_INVALID);
     bool repeated;
-    csr_value v = cached_slot_value(t, b, state, &repeated);
+    csr_value v = resolve_binding(t, b, state, &repeated);
     const by_slot *map = t->caches->by_slot;
     if (repeated && (slot >= map->capacity || map->tables[slot] == NULL)) {
         enter(t);
@@ -85,7 +73,7 @@ static __attribute__((noinline)) csr_result resolve_slot_slow(csr_table *t, uint
 static __attribute__((noinline)) csr_result resolve_slot_cached(csr_table *t, uint32_t slot,
                                                                 uint64_t state) {
     bool repeated;
-    return value_result(cached_slot_value(t, (const binding *)t->slots[slot], state, &repeated));
+    return value_result(resolve_binding(t, (const binding *)t->slots[slot], state, &repeated));
 }
 
 /* The result of a compiled binding in `state`, gathered by `g` from `results`. */

@@ -467,6 +467,16 @@ static inline void leave(csr_table *t) {
     t->by_slot = t->caches->by_slot;
 }
 
+/* The status of a resolution whose value is `value`: CSR_NO_MATCH when no rule matched. */
+static inline csr_status value_status(csr_value value) {
+    return value == CSR_NO_VALUE ? CSR_NO_MATCH : CSR_OK;
+}
+
+/* The result csr_resolve_slot returns for a resolution whose value is `value`. */
+static inline csr_result value_result(csr_value value) {
+    return (csr_result){.value = value, .status = value_status(value)};
+}
+
 /* ---- matching: the one definition of the match modes --------------------------------- */
 
 /* Whether state `s` matches a rule of `mode` over `mask` (for CSR_CUSTOM, the predicate at
