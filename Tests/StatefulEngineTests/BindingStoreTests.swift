@@ -10,9 +10,10 @@ struct BindingStoreTests {
 
     /// A binding of `\Target.value` under target id `targetID`.
     static func binding(_ target: Target, targetID: UInt32, keyPathID: UInt32 = 0) -> Binding {
-        let bound = BoundTarget.make(target, id: targetID, access: .current)
+        let bound = BoundTarget.make(target, id: targetID, access: .current, onMainActor: false)
         let box = ValueBox(target.value)
-        let writer = processStrategy.writer(\Target.value, targetClass: Target.self, box: box, accessors: nil)
+        let writer = processStrategy.writer(
+            \Target.value, targetClass: Target.self, box: box, accessors: KeyPathAccessors { \Target.value })
         return TypedBinding(target.value, BindingFields(target: bound, keyPathID: keyPathID, writer: writer))
     }
 

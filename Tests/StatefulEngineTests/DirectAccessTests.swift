@@ -8,7 +8,7 @@
     import CSwiftRuntime
     import Glibc
 
-    @Suite("The direct property access")
+    @Suite("The direct property access", .enabled(if: PropertyAccess.current == .direct, "this process uses the portable access"))
     struct DirectAccessTests {
         /// A class others derive from: its properties are stored in place only when `final` (an
         /// overridable property is reached through its accessors, by key paths too).

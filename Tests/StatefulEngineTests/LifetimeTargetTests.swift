@@ -5,7 +5,10 @@ import Testing
 /// portable access holds them by their `TargetLifetime` instead of a weak reference, and a
 /// target at the address of the object whose method applies (`apply(_:calledBy:)`) without
 /// retaining it. Every test holds in both accesses; the suite runs in each (`make portable`).
+/// Only a resolver of the main actor (a control's: one that shares rules) holds a target by its
+/// lifetime, which ends on the main actor; any other holds it weakly.
 @Suite("StateResolver: targets that report their lifetime")
+@MainActor
 struct LifetimeTargetTests {
     class Reporting: ReportsLifetime {
         let lifetime = TargetLifetime()
@@ -25,7 +28,7 @@ struct LifetimeTargetTests {
     /// of its own, as a control does.
     final class SelfApplying: ReportsLifetime {
         let lifetime = TargetLifetime()
-        let resolver = StateResolver()
+        let resolver = StateResolver(sharingRules: true)
         var a = "a0" { didSet { onA?() } }
         var b = "b0"
         var onA: (() -> Void)?
@@ -34,8 +37,15 @@ struct LifetimeTargetTests {
         func apply(_ state: ControlState) throws { try resolver.apply(state, calledBy: self) }
     }
 
+    @Test func aResolverOffTheMainActorHoldsItWeakly() throws {
+        let resolver = StateResolver(), target = Reporting()
+        try resolver.setValue("A", for: \.a, of: target, when: .containing(.selected))
+        let record = try #require(resolver.existingTarget(target))
+        #expect(record is PortableBoundTarget == (PropertyAccess.current == .portable))
+    }
+
     @Test func aTargetThatReportsItsLifetimeIsHeldByItAndPurgedWhenItEnds() throws {
-        let resolver = StateResolver()
+        let resolver = StateResolver(sharingRules: true)
         var target: Reporting? = Reporting()
         try resolver.setValue("A", for: \.a, of: target!, when: .containing(.selected))
         let record = try #require(resolver.existingTarget(target!))
@@ -51,7 +61,7 @@ struct LifetimeTargetTests {
     }
 
     @Test func theSweepFindsTargetsWhoseLifetimeEnded() throws {
-        let resolver = StateResolver()
+        let resolver = StateResolver(sharingRules: true)
         let kept = Reporting()
         try resolver.setValue("A", for: \.a, of: kept, when: .containing(.selected))
         do {
@@ -70,7 +80,7 @@ struct LifetimeTargetTests {
     /// binding is purged in the same apply.
     @Test func aSetterThatReleasesTheLastReferenceToItsTarget() throws {
         final class Owner { var object: Reporting? }
-        let resolver = StateResolver()
+        let resolver = StateResolver(sharingRules: true)
         let owner = Owner()
         nonisolated(unsafe) var seenInSetter: [String] = []
         weak var released: Reporting?
@@ -117,7 +127,7 @@ struct LifetimeTargetTests {
     /// it as gone. Either way, nothing outlives the object (ASan checks the memory), and its
     /// bindings are purged by the next apply.
     @Test func aSubclassDeinitThatAppliesAStateChangingItsOwnValue() throws {
-        let resolver = StateResolver()
+        let resolver = StateResolver(sharingRules: true)
         nonisolated(unsafe) var written: [String] = []
         do {
             let target = ApplyingInDeinit()

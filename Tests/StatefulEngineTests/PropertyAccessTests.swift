@@ -26,33 +26,4 @@ struct PropertyAccessTests {
         }
         #expect(PropertyAccess.current.description == (PropertyAccess.current == .direct ? "direct" : "portable"))
     }
-
-    final class Holder { var value = 0 }
-
-    /// Holds a modify access to `value` while `body` runs: not inlined, and writing after
-    /// `body`, so that the optimiser keeps the access around the call.
-    @inline(never)
-    static func modifying(_ value: inout Int, _ body: () throws -> Void) rethrows {
-        try body()
-        value &+= 1
-    }
-
-    /// The one check in which the two differ (see `PropertyAccess`): a bound value written while
-    /// the program holds an `inout` access to its property stops the program with the portable
-    /// access, as Swift does; the direct access takes no part in dynamic exclusivity
-    /// enforcement, and writes under the access.
-    @Test func aWriteWhileThePropertyIsInAnInoutAccess() async {
-        let result = await #expect(
-            processExitsWith: PropertyAccess.current == .portable ? .failure : .success, observing: [\.standardErrorContent]
-        ) {
-            let holder = PropertyAccessTests.Holder()
-            let resolver = StateResolver()
-            try resolver.setValue(1, for: \PropertyAccessTests.Holder.value, of: holder, when: .containing(.selected))
-            try PropertyAccessTests.modifying(&holder.value) { try resolver.apply(.selected) }
-        }
-        if PropertyAccess.current == .portable {
-            let standardError = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-            #expect(standardError.contains("Simultaneous accesses"))
-        }
-    }
 }

@@ -10,7 +10,7 @@ struct TargetRegistryTests {
     @Test func idsAreHandedOutFromOneInOrder() throws {
         var registry = TargetRegistry()
         let objects = (0..<3).map { _ in Target() }
-        let ids = try objects.map { try registry.add($0, access: .current).id }
+        let ids = try objects.map { try registry.add($0, access: .current, onMainActor: false).id }
         #expect(ids == [1, 2, 3])
         #expect(registry.nextID == 4 && registry.count == 3)
         for object in objects { #expect(registry.record(at: object)?.object === object) }
@@ -19,13 +19,13 @@ struct TargetRegistryTests {
     @Test func theIdsOfRemovedTargetsAreReusedMostRecentlyFreedFirst() throws {
         var registry = TargetRegistry()
         let objects = (0..<4).map { _ in Target() }
-        let records = try objects.map { try registry.add($0, access: .current) }
+        let records = try objects.map { try registry.add($0, access: .current, onMainActor: false) }
         registry.remove(records[1])
         registry.remove(records[2])
         #expect(!registry.contains(records[1]) && registry.contains(records[0]))
         #expect(registry.record(at: objects[1]) == nil)
         let newcomers = (0..<3).map { _ in Target() }
-        let ids = try newcomers.map { try registry.add($0, access: .current).id }
+        let ids = try newcomers.map { try registry.add($0, access: .current, onMainActor: false).id }
         #expect(ids == [3, 2, 5])
         #expect(registry.nextID == 6 && registry.count == 5)
     }
@@ -33,7 +33,7 @@ struct TargetRegistryTests {
     @Test func theSweepChecksEveryTargetInTurnAndStopsAtADeadOne() throws {
         var registry = TargetRegistry()
         var objects: [Target?] = (0..<4).map { _ in Target() }
-        let records = try objects.map { try registry.add($0!, access: .current) }
+        let records = try objects.map { try registry.add($0!, access: .current, onMainActor: false) }
         // Every target lives: each step moves on, round and round.
         let allLive = (0..<8).map { _ in registry.nextDeadTarget() }
         #expect(allLive.allSatisfy { $0 == nil })
@@ -53,12 +53,12 @@ struct TargetRegistryTests {
     @Test func aFreedIdIsSweptAgainOnceReused() throws {
         var registry = TargetRegistry()
         let objects: [Target?] = (0..<2).map { _ in Target() }
-        let records = try objects.map { try registry.add($0!, access: .current) }
+        let records = try objects.map { try registry.add($0!, access: .current, onMainActor: false) }
         registry.remove(records[0])
         #expect(registry.count == 1 && registry.record(at: objects[0]!) == nil)
         // The newcomer takes id 1 and is checked there.
         var newcomer: Target? = Target()
-        let reused = try registry.add(newcomer!, access: .current)
+        let reused = try registry.add(newcomer!, access: .current, onMainActor: false)
         #expect(reused.id == 1 && registry.count == 2)
         newcomer = nil
         let steps = (0..<2).map { _ in registry.nextDeadTarget() }
@@ -75,7 +75,7 @@ struct TargetRegistryTests {
         var objects = (0..<20).map { _ in Target() }
         var records: [BoundTarget] = []
         for object in objects {
-            records.append(try registry.add(object, access: .current))
+            records.append(try registry.add(object, access: .current, onMainActor: false))
             for (index, earlier) in objects.prefix(records.count).enumerated() {
                 #expect(registry.record(at: earlier) === records[index])
             }
@@ -86,12 +86,12 @@ struct TargetRegistryTests {
         registry.remove(records[3])
         #expect(registry.record(at: objects[3]) == nil && registry.record(at: objects[4]) === records[4])
         objects[3] = Target()
-        records[3] = try registry.add(objects[3], access: .current)
+        records[3] = try registry.add(objects[3], access: .current, onMainActor: false)
         #expect(records[3].id == 4 && registry.record(at: objects[3]) === records[3])
         // Removing everything starts small again.
         registry.removeAll()
         #expect(registry.record(at: objects[0]) == nil)
-        let again = try registry.add(objects[0], access: .current)
+        let again = try registry.add(objects[0], access: .current, onMainActor: false)
         #expect(again.id == 1 && registry.record(at: objects[0]) === again && registry.record(at: objects[1]) == nil)
         withExtendedLifetime((objects, outsider)) {}
     }

@@ -20,6 +20,27 @@
 /// (an unowned reference keeps it so).
 bool swift_isDeallocating(void *object);
 
+/// Takes a strong reference to the object unless its deinitialisation has begun, atomically:
+/// returns the object, or NULL. The object's memory must still be allocated (an unowned
+/// reference keeps it so). What a weak reference's load does, without the weak reference.
+void *swift_tryRetain(void *object);
+
+
+/// Swift's dynamic exclusivity check (the runtime's swift_beginAccess, which compiled code calls
+/// before it accesses a class's stored property): `flags` 1 is a modification; without the
+/// tracking flag (0x20) the access is instantaneous — checked against the accesses in progress
+/// on this thread, and not recorded, so no swift_endAccess follows. A conflict stops the program
+/// with Swift's own message ("Simultaneous accesses to …"). `buffer` is the runtime's access
+/// record (three words), `pc` the address reported (NULL: the caller's).
+void swift_beginAccess(void *pointer, void *buffer, uintptr_t flags, void *pc);
+
+/// Checks that the program may modify the class stored property at `address` now, as the
+/// assignment `object.property = value` does before it stores.
+static inline void swiftrt_check_modify_access(void *address) {
+    void *record[3];
+    swift_beginAccess(address, record, 1, (void *)0);
+}
+
 /// swift_isDeallocating without the call. On 64-bit platforms the word after an object's
 /// metadata pointer holds its reference counts (the runtime's RefCount.h,
 /// RefCountBitOffsets<8>): with bit 63 clear they are inline and bit 32 is the "deiniting" flag;

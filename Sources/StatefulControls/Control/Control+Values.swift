@@ -20,8 +20,8 @@ extension Control {
     /// those conditions instead.
     ///
     /// The key path is an autoclosure so that a key path literal becomes an assignment where the
-    /// call is compiled; the expression is evaluated when binding only, and must give the same
-    /// key path each time (see ``StateResolver/setValue(_:for:of:when:)``).
+    /// call is compiled; the expression is evaluated once (see
+    /// ``StateResolver/setValue(_:for:of:when:)``).
     ///
     /// - Complexity: O(log *n*) in the bound rules, plus the write when the value wins.
     @inlinable
@@ -29,18 +29,18 @@ extension Control {
         _ value: Value, for keyPath: @autoclosure () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor
     ) {
-        bind(RuleValue(value), for: keyPath(), of: target, when: descriptor, accessors: KeyPathAccessors(keyPath))
+        bind(RuleValue(value), through: KeyPathAccessors(keyPath), of: target, when: descriptor)
     }
 
     /// ``setValue(_:for:of:when:)`` with the value made for the resolver's slab and the key
     /// path's accessors made by the caller's code.
     @usableFromInline
     func bind<Target: AnyObject, Value>(
-        _ value: RuleValue<Value>, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
-        when descriptor: StateDescriptor, accessors: KeyPathAccessors<Target, Value>
+        _ value: RuleValue<Value>, through accessors: KeyPathAccessors<Target, Value>, of target: Target,
+        when descriptor: StateDescriptor
     ) {
         do {
-            try resolver.setValue(value, for: keyPath, of: target, when: descriptor, accessors: accessors)
+            try resolver.setValue(value, through: accessors, of: target, when: descriptor)
         } catch {
             stop(for: error, in: "\(type(of: self)).setValue(_:for:of:when:)")
         }

@@ -27,7 +27,7 @@ open class View: Responder {
     public private(set) var attachments: [AnyObject] = []
 
     /// The view's lifetime, made when a resolver with the portable property access first binds
-    /// one of its properties (see ``lifetime``).
+    /// one of its properties (see ``lifetime``); read and made under ``lifetimeLock``.
     nonisolated(unsafe) private var lifetimeIfMade: TargetLifetime?
 
     /// Whether the view is hidden. Final, so that a state change writes it in place (see
@@ -44,7 +44,7 @@ open class View: Responder {
     /// `superview`. Isolated: it runs on the main actor, as everything else that reads them
     /// does, even when the last reference goes elsewhere.
     isolated deinit {
-        lifetimeIfMade?.end()
+        lifetimeLock.withLock { _ in lifetimeIfMade }?.end()
         for view in subviews { view.parent = nil }
     }
 
@@ -81,12 +81,17 @@ open class View: Responder {
 extension View: ReportsLifetime {
     /// The view's lifetime, which its `deinit` ends: a resolver with the portable property
     /// access holds a bound view by it, instead of by a weak reference (see `ReportsLifetime`).
-    /// Asked for on the main actor, where a view is bound (a view is not `Sendable`: only unsafe
-    /// code hands one to a resolver elsewhere), so it is made once without a lock.
+    /// Made once, under a lock: a view is `Sendable`, and any thread may bind it.
     package nonisolated var lifetime: TargetLifetime {
-        if let lifetimeIfMade { return lifetimeIfMade }
-        let made = TargetLifetime()
-        lifetimeIfMade = made
-        return made
+        lifetimeLock.withLock { _ in
+            if let lifetimeIfMade { return lifetimeIfMade }
+            let made = TargetLifetime()
+            lifetimeIfMade = made
+            return made
+        }
     }
 }
+
+/// Guards every view's ``View/lifetime`` while it is read or made: once per view and resolver
+/// that binds it, and once in its `deinit`.
+private let lifetimeLock = Locked(())

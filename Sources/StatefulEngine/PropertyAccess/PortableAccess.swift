@@ -10,14 +10,12 @@ struct PortableAccess: PropertyAccessStrategy {
         PropertyPath(keyPath, valueType: valueType)
     }
 
-    /// The caller's setter when it made one and its expression gives the key path bound (a
-    /// literal, a constant), else the key path itself.
+    /// The caller's accessor.
     func writer<Target: AnyObject, Value>(
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>,
-        accessors: KeyPathAccessors<Target, Value>?
+        accessors: KeyPathAccessors<Target, Value>
     ) -> AnyPropertyWriter {
-        guard let accessors, accessors.reaches(keyPath) else { return KeyPathPropertyWriter(keyPath) }
-        return SetterPropertyWriter(keyPath, accessors)
+        SetterPropertyWriter(accessors)
     }
 
     func reader<Root: AnyObject>(_ keyPath: KeyPath<Root, Bool>, rootClass: AnyClass) -> (AnyObject) -> Bool {

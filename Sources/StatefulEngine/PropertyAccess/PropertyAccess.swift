@@ -63,10 +63,10 @@ protocol PropertyAccessStrategy: Sendable {
     func property<Value>(_ keyPath: AnyKeyPath, valueType: Value.Type, rootClass: AnyClass) -> PropertyPath
 
     /// The writer of `keyPath` on targets of class `targetClass`; `box` is a box of the values
-    /// it writes; `accessors`, when the caller's code made them, go through the key path there.
+    /// it writes; `accessors`, made by the caller's code, go through the key path there.
     func writer<Target: AnyObject, Value>(
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>,
-        accessors: KeyPathAccessors<Target, Value>?
+        accessors: KeyPathAccessors<Target, Value>
     ) -> AnyPropertyWriter
 
     /// A reader of `keyPath` on objects of class `rootClass`.

@@ -13,21 +13,18 @@ class AnyPropertyWriter {
     /// Set for a stored trivial value of 1, 2, 4 or 8 bytes, which the apply loop copies
     /// itself: no virtual call, no generic code (direct access only).
     final let trivialCopy: TrivialCopy?
-    /// What ``write(held:_:)`` calls: stored, so that the portable access's apply loop calls it
-    /// without a virtual call.
-    private final let set: (UnsafeMutableRawPointer, ValueSource) -> Void
+    /// What ``write(held:_:)`` calls (its ``KeyPathOperation/write``): stored, so that the
+    /// portable access's apply loop calls it without a virtual call.
+    private final let access: PropertyAccessor
 
     /// How the writer reaches its property, which says who may share it.
     enum Route {
         /// At the property's offset or through its accessor thunk (the direct access): the
         /// process's writer of the key path on the class (see ``KeyPathCatalog``).
         case layout
-        /// Through the binding caller's setter (see ``KeyPathAccessors``): its resolver's only,
-        /// as the check that the setter reaches the property is that caller's.
+        /// Through the binding caller's accessor (see ``KeyPathAccessors``): its resolver's
+        /// only, as the accessor casts its target to the caller's root type unchecked.
         case callersSetter
-        /// Through the key path, walked at every write: the process's, until a caller's setter
-        /// that reaches the property replaces it in that caller's resolver.
-        case keyPath
     }
 
     final let route: Route
@@ -35,24 +32,20 @@ class AnyPropertyWriter {
     /// A writer by address only (the direct access's), or one that writes with `set`.
     init(
         keyPath: AnyKeyPath, trivialCopy: TrivialCopy?, route: Route = .layout,
-        set: @escaping (UnsafeMutableRawPointer, ValueSource) -> Void = { _, _ in internalInconsistency("a writer by address") }
+        access: @escaping PropertyAccessor = { _, _, _ in internalInconsistency("a writer by address") }
     ) {
-        (self.keyPath, self.trivialCopy, self.route, self.set) = (keyPath, trivialCopy, route, set)
+        (self.keyPath, self.trivialCopy, self.route, self.access) = (keyPath, trivialCopy, route, access)
     }
 
-    /// Writes the value at `source` (borrowed) to the property of the live object at `target`.
-    func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
-        // A setter is user code: it runs with the target retained, as any caller would hold it.
-        let object = Unmanaged<AnyObject>.fromOpaque(target).retain()
-        set(target, source)
-        object.release()
-    }
+    /// Writes the value at `source` (borrowed) to the property of the object at `target`, which
+    /// the caller keeps alive until the write returns (the direct access's writers override it).
+    func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) { _ = access(.write, target, source) }
 
     /// Writes the value at `source` (borrowed) to the property of the object at `target`, which
     /// the caller keeps alive until the write returns (a setter is user code, and may let go of
     /// every other reference to it).
     @inline(__always)
-    final func write(held target: UnsafeMutableRawPointer, _ source: ValueSource) { set(target, source) }
+    final func write(held target: UnsafeMutableRawPointer, _ source: ValueSource) { _ = access(.write, target, source) }
 }
 
 /// Where a value to write lies, borrowed: in a rule's ``ValueBox``, in the ``TypedBinding``
@@ -85,8 +78,17 @@ package struct ValueSource {
     }
 
     /// The trivial value whose bytes lie at `address` (aligned to 8), which the caller keeps.
-    @inline(__always)
+    @usableFromInline @inline(__always)
     init(inlineAt address: UnsafeRawPointer) { (object, kind) = (address, .inline) }
+
+    /// The fields of a binding to make (see ``KeyPathOperation/makeBinding``), which the caller
+    /// keeps alive.
+    @inlinable @inline(__always)
+    init(fieldsAt address: UnsafePointer<BindingFields>) { (object, kind) = (UnsafeRawPointer(address), .inline) }
+
+    /// The fields a ``KeyPathOperation/makeBinding`` source points at.
+    @inlinable @inline(__always)
+    var fields: BindingFields { object.load(as: BindingFields.self) }
 
     /// The value, of a writer's type `Value`.
     @inlinable @inline(__always)
@@ -120,82 +122,89 @@ struct ValueOffsets {
     }
 }
 
-/// Writes through the key path: `target[keyPath: keyPath] = value`. The portable access's
-/// writer where the caller's code made no setter of the key path bound, and the direct
-/// access's for what it does not write itself (a path through another object, a subscript).
-final class KeyPathPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
-    /// Writes through `keyPath`.
-    init(_ keyPath: ReferenceWritableKeyPath<Target, Value>) {
-        super.init(keyPath: keyPath, trivialCopy: nil, route: .keyPath, set: KeyPathAccessors.assignment(through: keyPath))
-    }
+/// What a ``PropertyAccessor`` is asked to do.
+@usableFromInline
+package enum KeyPathOperation {
+    /// Assign the value at the source (borrowed) to the property of the target, which the
+    /// caller keeps alive; returns nil.
+    case write
+    /// Return a new ``TypedBinding`` of the property on the target, whose default it reads,
+    /// with the fields the source points at (``ValueSource/init(fieldsAt:)``).
+    case makeBinding
+    /// Return the key path the accessor goes through; the target and source are not read.
+    case keyPath
 }
 
-/// A property's accessors as the caller's code wrote them: a setter and a maker of the
-/// property's binding (which reads its default), each made with the key path the caller's
-/// expression gave.
+/// One key path's accessors, as one closure over one evaluation of the key path: see
+/// ``KeyPathAccessors``. The target comes by address, a `Target` (unchecked). A key path that is
+/// not a literal is walked by the standard library at each operation.
+@usableFromInline
+package typealias PropertyAccessor = (KeyPathOperation, UnsafeMutableRawPointer, ValueSource) -> AnyObject?
+
+/// A property's accessors as the caller's code wrote them: the key path expression evaluated
+/// once, and captured by one closure that writes the property, makes its binding (which reads
+/// its default) and gives the key path back.
 ///
 /// The binding entry points take their key path as an autoclosure and make the accessors where
-/// they are inlined, in the caller's code. There the key path is usually a literal, and each
-/// closure captures its own evaluation of it: a literal captured by one closure is a constant
-/// the optimiser propagates into the closure (as it does for `map(\.title)`), and it turns
-/// `target[keyPath: \.title] = value` into the assignment `target.title = value` (and the read
-/// into `target.title`) — no key path walk, no allocation. A key path object used by anything
-/// else (a second closure, a comparison) stays a value, and the projection a runtime walk: hence
-/// one evaluation per closure. Plain Swift, so the portable access writes with them. Where the
-/// expression is not a literal, the closures hold the key path it gave and go through it.
+/// they are inlined, in the caller's code. There the key path is usually a literal, captured
+/// once by the one closure: the optimiser then specialises the closure for that constant (as it
+/// does for `map(\.title)`), and turns `target[keyPath: \.title] = value` into the assignment
+/// `target.title = value` (and the read into `target.title`) — no key path walk, no allocation.
+/// It does so only for a key path object captured by one closure and used by nothing else:
+/// hence one closure for the three operations, and the key path bound is the one the closure
+/// gives back (``KeyPathOperation/keyPath``). The property written is therefore always the one
+/// bound, whatever the expression. Plain Swift, so the portable access writes with it. Where the
+/// expression is not a literal, the closure holds the key path it gave and goes through it.
 @usableFromInline
 package struct KeyPathAccessors<Target: AnyObject, Value> {
-    /// Assigns the value at a source (borrowed) to the object at an address, which must be a
-    /// `Target` (unchecked) and which the caller keeps alive. The value is read here, where its
-    /// type is known: no generic copy through value witnesses. The target comes by address and
-    /// is used as a guaranteed reference: a closure taking the object itself retains it around
-    /// the assignment, and a cast outside it copies the reference — one more reference count
-    /// operation per write either way.
-    @usableFromInline package let set: (UnsafeMutableRawPointer, ValueSource) -> Void
-    /// Makes the binding of the property on `target`, whose default it reads (where the
-    /// binding's type is known).
-    @usableFromInline package let makeBinding: (Target, BindingFields) -> Binding
-    /// What the expression gave when evaluated after the closures had captured theirs.
+    /// The closure (see ``PropertyAccessor``).
+    @usableFromInline package let access: PropertyAccessor
+    /// The key path the closure goes through: the expression's one evaluation.
     @usableFromInline package let keyPath: ReferenceWritableKeyPath<Target, Value>
 
-    /// Evaluates `keyPath` three times: once for each closure, then once to check them.
+    /// Evaluates `keyPath` once.
     @inlinable
     package init(_ keyPath: () -> ReferenceWritableKeyPath<Target, Value>) {
-        self.set = Self.assignment(through: keyPath())
-        let read = keyPath()
-        self.makeBinding = { target, fields in TypedBinding(target[keyPath: read], fields) }
-        self.keyPath = keyPath()
+        let access = Self.accessor(through: keyPath())
+        var unused = 0
+        let given = withUnsafeMutablePointer(to: &unused) { access(.keyPath, UnsafeMutableRawPointer($0), ValueSource(inlineAt: $0)) }
+        (self.access, self.keyPath) = (access, unsafeDowncast(given.unsafelyUnwrapped, to: ReferenceWritableKeyPath<Target, Value>.self))
     }
 
-    /// `target[keyPath: keyPath] = value`, for a target by address (held by the caller,
-    /// unchecked) and the value at a source: the write of every writer that is not the direct
-    /// access's.
+    /// Makes the binding of the property on `target`, which reads its default (in the caller's
+    /// code, where the binding's generic metadata is known without a lookup).
     @inlinable
-    static func assignment(
-        through keyPath: ReferenceWritableKeyPath<Target, Value>
-    ) -> (UnsafeMutableRawPointer, ValueSource) -> Void {
-        { target, source in
-            Unmanaged<Target>.fromOpaque(target)._withUnsafeGuaranteedRef { $0[keyPath: keyPath] = source.value(as: Value.self) }
+    package func makeBinding(_ target: Target, _ fields: BindingFields) -> Binding {
+        withUnsafePointer(to: fields) { fields in
+            unsafeDowncast(
+                access(.makeBinding, Unmanaged.passUnretained(target).toOpaque(), ValueSource(fieldsAt: fields)).unsafelyUnwrapped,
+                to: Binding.self)
         }
     }
 
-    /// Whether the accessors reach the property of `keyPath`, the expression's evaluation before
-    /// theirs: whether the expression gave that key path object again after them, as a literal or
-    /// a constant does every time.
-    ///
-    /// An expression whose evaluations differ (a function making a new key path each time, one
-    /// that reads something its own evaluation changes) fails this and is written through the
-    /// key path bound. Only an expression that changes what it reads, and gives the bound key
-    /// path again after giving another, could pass it with closures that reach another property.
-    @inline(__always)  // a call would look up the metadata of KeyPathAccessors<Target, Value>
-    func reaches(_ keyPath: ReferenceWritableKeyPath<Target, Value>) -> Bool { self.keyPath === keyPath }
+    /// The accessor of `keyPath` (see ``KeyPathOperation``): the value is read from its source
+    /// where its type is known, with no generic copy; the target is used as a guaranteed
+    /// reference (a closure taking the object itself would retain it around the assignment).
+    @inlinable
+    static func accessor(through keyPath: ReferenceWritableKeyPath<Target, Value>) -> PropertyAccessor {
+        { operation, target, source in
+            switch operation {
+            case .write:
+                Unmanaged<Target>.fromOpaque(target)._withUnsafeGuaranteedRef { $0[keyPath: keyPath] = source.value(as: Value.self) }
+                return nil
+            case .makeBinding:
+                return TypedBinding(Unmanaged<Target>.fromOpaque(target)._withUnsafeGuaranteedRef { $0[keyPath: keyPath] }, source.fields)
+            case .keyPath:
+                return keyPath
+            }
+        }
+    }
 }
 
-/// Writes through ``KeyPathAccessors``: the caller's assignment, the key path checked once, when
-/// bound (see ``KeyPathAccessors/reaches(_:)``).
+/// Writes through ``KeyPathAccessors``: the caller's assignment.
 final class SetterPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
-    init(_ keyPath: ReferenceWritableKeyPath<Target, Value>, _ accessors: KeyPathAccessors<Target, Value>) {
-        super.init(keyPath: keyPath, trivialCopy: nil, route: .callersSetter, set: accessors.set)
+    init(_ accessors: KeyPathAccessors<Target, Value>) {
+        super.init(keyPath: accessors.keyPath, trivialCopy: nil, route: .callersSetter, access: accessors.access)
     }
 }
 
@@ -204,9 +213,16 @@ struct TrivialCopy {
     let size: Int
     /// Where the value lies in its source, and the property in the target object.
     let offsets: ValueOffsets, targetOffset: Int
+    /// The class stored property that holds the value (at `targetOffset`, or a struct around it),
+    /// whose exclusivity is checked as an assignment checks it.
+    let accessOffset: Int
 
     @inline(__always)
     func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
+        // The gate (see PropertyAccess.selectStrategy): only the direct access makes these.
+        #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
+            checkModifyAccess(target + accessOffset)
+        #endif
         // A value's alignment may be less than its size (two 32-bit fields): unaligned loads.
         let source = source.address(offsets)
         let destination = target + targetOffset

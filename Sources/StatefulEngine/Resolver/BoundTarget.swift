@@ -4,11 +4,12 @@
 ///
 /// The target is not kept alive. With the portable property access the record holds a weak
 /// reference (a ``PortableBoundTarget``), or, for an object that reports the end of its life
-/// (``ReportsLifetime``: the library's views), that object's ``TargetLifetime`` (a
-/// ``LifetimeBoundTarget``). With the direct access it holds an unowned reference (a
-/// `DirectBoundTarget`), which keeps only the object's memory (its header, not its properties)
-/// until the record goes, and reads from the object's reference counts whether it is being
-/// deinitialised. A weak reference gives its object a side table, which sends every retain and
+/// (``ReportsLifetime``: the library's views) bound by a resolver of the main actor, that
+/// object's ``TargetLifetime`` (a ``LifetimeBoundTarget``). With the direct access it holds an
+/// unowned reference (a `DirectBoundTarget`), which keeps only the object's memory (its header,
+/// not its properties) until the record goes; a write takes a strong reference first, which
+/// fails once the object's deinitialisation has begun (``retainIfAlive(_:)``), so an object
+/// released on another thread meanwhile is never written after its end. A weak reference gives its object a side table, which sends every retain and
 /// release of the object, anywhere in the program, down the runtime's slow path; the other two
 /// records give it none. One subclass for each, so that a record is 40 bytes.
 class BoundTarget {
@@ -26,13 +27,17 @@ class BoundTarget {
         (address, self.id, self.reportsLifetime) = (Unmanaged.passUnretained(object).toOpaque(), id, reportsLifetime)
     }
 
-    /// The record of `object` for the property access `access`.
-    static func make(_ object: AnyObject, id: UInt32, access: PropertyAccess) -> BoundTarget {
+    /// The record of `object` for the property access `access`, for a resolver used on the main
+    /// actor only (`onMainActor`) or not: a ``TargetLifetime`` says whether its object lives
+    /// only to code on the main actor, where the `deinit` that ends it runs.
+    static func make(_ object: AnyObject, id: UInt32, access: PropertyAccess, onMainActor: Bool) -> BoundTarget {
         // The gate (see PropertyAccess.selectStrategy).
         #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
             if access == .direct { return DirectBoundTarget(object, id: id) }
         #endif
-        if let reporting = object as? any ReportsLifetime { return LifetimeBoundTarget(object, id: id, reporting.lifetime) }
+        if onMainActor, let reporting = object as? any ReportsLifetime {
+            return LifetimeBoundTarget(object, id: id, reporting.lifetime)
+        }
         return PortableBoundTarget(object, id: id)
     }
 
@@ -60,10 +65,17 @@ class BoundTarget {
         unsafeDowncast(self, to: PortableBoundTarget.self).reference.map { Unmanaged.passRetained($0) }
     }
 
-    /// ``liveAddress`` with the direct access (``readsReferenceCounts``), which the apply loop
-    /// has checked already.
+    /// Takes a strong reference to the object at `address` (the caller releases it) unless its
+    /// deinitialisation has begun, atomically: for a record of the direct access, which keeps the
+    /// object's memory. Returns whether it did.
     @inline(__always)
-    final var liveAddressByReferenceCounts: UnsafeMutableRawPointer? { Self.liveAddressByReferenceCounts(address) }
+    static func retainIfAlive(_ address: UnsafeMutableRawPointer) -> Bool {
+        #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
+            return tryRetain(address)
+        #else
+            internalInconsistency("BoundTarget: reference counts read where the direct access is not compiled")
+        #endif
+    }
 
     /// `address` while the object there lives, read from its reference counts (the direct
     /// access): for a record's address, which keeps the object's memory.
@@ -123,10 +135,11 @@ package protocol ReportsLifetime: AnyObject {
 }
 
 /// Whether an object that reports its lifetime (``ReportsLifetime``) still lives: set once,
-/// by the object's `deinit`. Like the direct access's liveness read, it assumes that a target
-/// is not released on another thread while a resolver writes to it.
+/// by the object's `deinit`, which runs on the main actor. Only a resolver used on the main
+/// actor relies on it: there no `deinit` can run between its read and the write that follows,
+/// wherever the object's last reference goes.
 package final class TargetLifetime: @unchecked Sendable {
-    /// Whether the object's `deinit` has run.
+    /// Whether the object's `deinit` has run (read and written on the main actor only).
     @exclusivity(unchecked) package private(set) var hasEnded = false
 
     package init() {}
@@ -150,6 +163,6 @@ package final class TargetLifetime: @unchecked Sendable {
 
         override var readsReferenceCounts: Bool { true }
 
-        override var liveAddress: UnsafeMutableRawPointer? { liveAddressByReferenceCounts }
+        override var liveAddress: UnsafeMutableRawPointer? { Self.liveAddressByReferenceCounts(address) }
     }
 #endif

@@ -52,24 +52,20 @@ struct KeyPathIDs {
     }
 
     /// The writer of `keyPath` (whose id was asked for) on `target`'s class, for a binding made
-    /// by a caller whose `accessors` reach the property or not (`reaches`, see
-    /// ``KeyPathAccessors/reaches(_:)``); `box` gives any box of the values it writes, asked
-    /// for only when a writer is made (boxing an inline value allocates).
+    /// by a caller with `accessors` (see ``KeyPathAccessors``); `box` gives any box of the values
+    /// it writes, asked for only when a writer is made (boxing an inline value allocates).
     ///
     /// The one this resolver holds, else the process's, else made (and shared, unless it is the
-    /// caller's setter) — and when the one found walks the key path while the caller's setter
-    /// reaches the property, the setter's, for this resolver.
+    /// caller's accessor).
     mutating func writer<Target: AnyObject, Value>(
         _ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target, box: @autoclosure () -> ValueBox<Value>,
-        accessors: KeyPathAccessors<Target, Value>, reaches: Bool
+        accessors: KeyPathAccessors<Target, Value>
     ) -> AnyPropertyWriter {
         let rootClass: AnyClass = type(of: target)
-        // A writer that walks the key path is no use to a caller whose setter reaches the property.
-        func usable(_ writer: AnyPropertyWriter?) -> AnyPropertyWriter? { writer.flatMap { $0.route == .keyPath && reaches ? nil : $0 } }
         let position = knownPosition(of: keyPath, rootClass: rootClass)
-        if let writer = usable(seen[position].writer) { return writer }
+        if let writer = seen[position].writer { return writer }
         let known = seen[position].known
-        if let writer = usable(KeyPathCatalog.writer(of: known)) {
+        if let writer = KeyPathCatalog.writer(of: known) {
             seen[position].writer = writer
             return writer
         }

@@ -28,8 +28,8 @@ extension StateResolver {
     public func apply(_ state: ControlState) throws(ResolverError) -> Int { try apply(state, calledBy: nil) }
 
     /// ``apply(_:)``, called by a method of `caller` (a control applying its own state), which
-    /// its caller keeps alive until the method returns: the portable access writes a target
-    /// there without retaining it.
+    /// its caller keeps alive until the method returns: a target there is written without
+    /// retaining it.
     @discardableResult
     package func apply(_ state: ControlState, calledBy caller: AnyObject?) throws(ResolverError) -> Int {
         checkNotEvaluating("apply(_:)")
@@ -37,11 +37,11 @@ extension StateResolver {
         if applying.sweepsDeadTargets { sweepDeadTargets(1) }
         let writes: Int
         // A loop for each property access: the branch is taken once, not at each write.
+        let caller = caller.map { Unmanaged.passUnretained($0).toOpaque() }
         do {
             writes =
                 try targets.readsReferenceCounts
-                ? applyRounds(direct: true, caller: nil)
-                : applyRounds(direct: false, caller: caller.map { Unmanaged.passUnretained($0).toOpaque() })
+                ? applyRounds(direct: true, caller: caller) : applyRounds(direct: false, caller: caller)
         } catch {
             finishApplying()
             throw error

@@ -19,7 +19,8 @@ extension StateResolver {
     /// - Throws: ``ResolverError/tooManyTargets`` (nothing changed).
     func target(for object: AnyObject) throws(ResolverError) -> BoundTarget {
         if let bound = existingTarget(object) { return bound }
-        return try targets.add(object, access: processStrategy.access)
+        // A resolver that shares rules is a control's, used on the main actor only.
+        return try targets.add(object, access: processStrategy.access, onMainActor: sharesRules)
     }
 
     /// Checks up to `count` bound targets, in turn, and purges those that were deallocated:

@@ -105,10 +105,7 @@ public final class StateResolver {
     ///
     /// The key path is taken as an autoclosure so that, where the call is compiled, a key path
     /// literal becomes an assignment to the property, which the portable property access writes
-    /// with (see "Property access"). The expression is evaluated four times here, and never
-    /// later: it must give the same key path each time, as a literal, a constant or a variable
-    /// does. One that gives another key path object on its last evaluation than on its first is
-    /// written through the first.
+    /// with (see "Property access"). The expression is evaluated once, here.
     ///
     /// - Throws: ``ResolverError/outOfMemory`` (nothing changed) or another ``ResolverError``.
     /// - Complexity: O(log *n*) in the bound (target, key path) pairs for the Judy lookups,
@@ -119,17 +116,18 @@ public final class StateResolver {
         _ value: Value, for keyPath: @autoclosure () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
         when descriptor: StateDescriptor
     ) throws(ResolverError) {
-        try setValue(RuleValue(value), for: keyPath(), of: target, when: descriptor, accessors: KeyPathAccessors(keyPath))
+        try setValue(RuleValue(value), through: KeyPathAccessors(keyPath), of: target, when: descriptor)
     }
 
     /// ``setValue(_:for:of:when:)``, with the value made for the slab (see ``RuleValue``) and
     /// the key path's accessors made by the caller's code (see ``KeyPathAccessors``).
     @usableFromInline
     package func setValue<Target: AnyObject, Value>(
-        _ value: RuleValue<Value>, for keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target,
-        when descriptor: StateDescriptor, accessors: KeyPathAccessors<Target, Value>
+        _ value: RuleValue<Value>, through accessors: KeyPathAccessors<Target, Value>, of target: Target,
+        when descriptor: StateDescriptor
     ) throws(ResolverError) {
         checkNotEvaluating("setValue(_:for:of:when:)")
+        let keyPath = accessors.keyPath
         sweepDeadTargets(2)  // bounded work that keeps dead targets from piling up
         let bound = try self.target(for: target)
         let keyPathID = keyPaths.id(keyPath, of: target)
@@ -139,10 +137,8 @@ public final class StateResolver {
         if let existing {
             binding = existing
         } else {
-            let reaches = accessors.reaches(keyPath)
-            let writer = keyPaths.writer(keyPath, of: target, box: value.boxed, accessors: accessors, reaches: reaches)
-            let fields = BindingFields(target: bound, keyPathID: keyPathID, writer: writer)
-            binding = reaches ? accessors.makeBinding(target, fields) : TypedBinding(target[keyPath: keyPath], fields)
+            let writer = keyPaths.writer(keyPath, of: target, box: value.boxed, accessors: accessors)
+            binding = accessors.makeBinding(target, BindingFields(target: bound, keyPathID: keyPathID, writer: writer))
             bindings.insert(binding)
         }
         do {
@@ -424,12 +420,12 @@ public final class StateResolver {
     /// that value already. Returns whether it wrote; a dead target is purged instead.
     ///
     /// The caller holds the binding: a setter may remove it. The value is borrowed from the
-    /// slab (the writer copies it before any user code runs). With the direct access (`direct`,
-    /// the target's ``BoundTarget/readsReferenceCounts``) the target is borrowed by address (a
-    /// setter that is user code gets a retained reference from the writer). With the portable
-    /// access the target is held through the write: by the reference its weak load made, or,
-    /// for a target that reports its lifetime, retained here — unless it is at `caller`, the
-    /// object whose method applies (see ``apply(_:calledBy:)``), which holds itself.
+    /// slab (the writer copies it before any user code runs). The target is held through the
+    /// write: with the direct access (`direct`, the target's
+    /// ``BoundTarget/readsReferenceCounts``) by a reference taken unless its deinitialisation has
+    /// begun; with the portable access by the reference its weak load made, or, for a target that
+    /// reports its lifetime, retained here — unless it is at `caller`, the object whose method
+    /// applies (see ``apply(_:calledBy:)``), which holds itself.
     ///
     /// Inlined: the apply loop's hot path, one loop for each access.
     @discardableResult @inline(__always)
@@ -457,7 +453,8 @@ public final class StateResolver {
     ) -> Bool {
         let target = binding.target
         if direct {
-            guard let address = target.liveAddressByReferenceCounts else {
+            let address = target.address, held = address == caller
+            guard held || BoundTarget.retainIfAlive(address) else {
                 purge(target)
                 return false
             }
@@ -465,6 +462,7 @@ public final class StateResolver {
             binding.writtenVersion = version
             let writer = binding.writer
             if let trivialCopy = writer.trivialCopy { trivialCopy.write(address, source) } else { writer.write(address, source) }
+            if !held { Unmanaged<AnyObject>.fromOpaque(address).release() }
         } else if target.reportsLifetime {
             guard target.lifetimeHasNotEnded else {
                 purge(target)

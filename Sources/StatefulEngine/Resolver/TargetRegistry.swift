@@ -86,7 +86,7 @@ struct TargetRegistry {
     /// Registers `object` under a freed id or the next new one.
     ///
     /// - Throws: ``ResolverError/tooManyTargets`` when every id is taken (nothing changed).
-    mutating func add(_ object: AnyObject, access: PropertyAccess) throws(ResolverError) -> BoundTarget {
+    mutating func add(_ object: AnyObject, access: PropertyAccess, onMainActor: Bool) throws(ResolverError) -> BoundTarget {
         let id: UInt32
         if let free = freeIDs.popLast() {
             id = free
@@ -95,7 +95,7 @@ struct TargetRegistry {
             id = nextID
             nextID += 1
         }
-        let bound = BoundTarget.make(object, id: id, access: access)
+        let bound = BoundTarget.make(object, id: id, access: access, onMainActor: onMainActor)
         readsReferenceCounts = bound.readsReferenceCounts
         set(bound, atIndex: Int(id) - 1)
         if idsByObject != nil {

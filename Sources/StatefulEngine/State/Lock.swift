@@ -12,11 +12,11 @@
 /// not see it lock (a correct two-thread program using it is reported as a race), and this
 /// library's process-wide registries are used from any thread: a pthread mutex is one TSan
 /// understands.
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         pthread_mutex_init(mutex, nil)
     }
@@ -27,7 +27,7 @@ final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value, the mutex held.
-    func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

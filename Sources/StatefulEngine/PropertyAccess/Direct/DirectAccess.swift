@@ -19,10 +19,10 @@
         }
 
         /// Writes at the property's offset or through its accessor; what it does not write
-        /// itself, through the caller's setter (see ``PortableAccess``) or the key path.
+        /// itself, through the caller's accessor (see ``PortableAccess``).
         func writer<Target: AnyObject, Value>(
             _ keyPath: ReferenceWritableKeyPath<Target, Value>, targetClass: AnyClass, box: ValueBox<Value>,
-            accessors: KeyPathAccessors<Target, Value>?
+            accessors: KeyPathAccessors<Target, Value>
         ) -> AnyPropertyWriter {
             DirectPropertyWriter(keyPath, targetClass: targetClass, box: box)
                 ?? PortableAccess().writer(keyPath, targetClass: targetClass, box: box, accessors: accessors)
@@ -62,11 +62,14 @@
     /// - a settable computed property of the target (computed, observed with `didSet`, or
     ///   overridable, which key paths reach through accessors): its setter, called as the key
     ///   path calls it.
-    /// A direct write skips the dynamic exclusivity check the key path would make.
+    /// A direct write makes the dynamic exclusivity check the assignment makes: while the
+    /// program modifies the property (an `inout` access, a mutating method on it), a write stops
+    /// the program with Swift's message. A setter makes its own checks.
     final class DirectPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
         private enum Access {
-            /// At this offset in the target object.
-            case stored(Int)
+            /// At this offset in the target object, in the class stored property at `access` (the
+            /// address exclusivity is enforced on: a struct's field is accessed through it).
+            case stored(Int, access: Int)
             /// Through a computed property's setter thunk, passing the key path's argument block.
             case setter(UnsafeRawPointer, block: UnsafeRawPointer)
         }
@@ -91,12 +94,13 @@
                 components, valueSize: size,
                 instanceSize: Int(instanceExtents(targetClass).positive))
             {
-                access = .stored(offset)
+                let accessOffset = Int(first.identifier)
+                access = .stored(offset, access: accessOffset)
                 let isTrivialWord = _isPOD(Value.self) && [1, 2, 4, 8].contains(size)
                 super.init(
                     keyPath: keyPath,
                     trivialCopy: isTrivialWord
-                        ? TrivialCopy(size: size, offsets: offsets, targetOffset: offset) : nil)
+                        ? TrivialCopy(size: size, offsets: offsets, targetOffset: offset, accessOffset: accessOffset) : nil)
             } else {
                 return nil
             }
@@ -116,13 +120,14 @@
             if let trivialCopy { return trivialCopy.write(target, source) }
             let value = source.address(offsets).assumingMemoryBound(to: Value.self)
             switch access {
-            case .stored(let offset):
-                // One assignment: the new value copied in, then the old one released (its deinit,
-                // user code, runs last).
+            case .stored(let offset, let accessOffset):
+                // One assignment, checked as Swift checks it: the new value copied in, then the
+                // old one released (its deinit, user code, runs last, outside the access).
+                checkModifyAccess(target + accessOffset)
                 (target + offset).assumingMemoryBound(to: Value.self).pointee = value.pointee
             case .setter(let function, let block):
-                // A setter is user code: it gets the target retained, as any caller would hold it.
-                withUnsafePointer(to: Unmanaged<Target>.fromOpaque(target).takeUnretainedValue()) { target in
+                // The caller holds the target through the call, as any caller of a setter does.
+                withUnsafePointer(to: target) { target in
                     unsafeBitCast(function, to: Setter.self)(value, target, block, 0)
                 }
                 withExtendedLifetime(keyPath) {}  // the setter's argument block lives in it
@@ -158,7 +163,7 @@
         final class Probe {}
         let probe = Probe()
         let fields = BindingFields(
-            target: BoundTarget.make(probe, id: 1, access: .portable), keyPathID: 0,
+            target: BoundTarget.make(probe, id: 1, access: .portable, onMainActor: false), keyPathID: 0,
             writer: AnyPropertyWriter(keyPath: \Probe.self, trivialCopy: nil))
         func offset<Value>(_ value: Value) -> (Int, Int) {
             (MemoryLayout<Value>.alignment, TypedBinding(value, fields).measuredDefaultValueOffset)
@@ -171,5 +176,16 @@
     /// counts; its memory must still be allocated (see ``BoundTarget``).
     @inline(__always)
     func isDeallocating(_ address: UnsafeMutableRawPointer) -> Bool { swiftrt_is_deallocating(address) }
+
+    /// Takes a strong reference to the object at `address` unless its deinitialisation has begun;
+    /// returns whether it did. Its memory must still be allocated (see ``BoundTarget``).
+    @inline(__always)
+    func tryRetain(_ address: UnsafeMutableRawPointer) -> Bool { swift_tryRetain(address) != nil }
+
+    /// Stops the program, with Swift's message, when an access to the class stored property at
+    /// `address` is in progress: the check an assignment makes before it stores (see
+    /// `swiftrt_check_modify_access`).
+    @inline(__always)
+    func checkModifyAccess(_ address: UnsafeMutableRawPointer) { swiftrt_check_modify_access(address) }
 
 #endif

@@ -22,7 +22,7 @@
             case setterThunks = "a setter thunk call is a key path write, observers included"
             case getterThunks = "a getter thunk call is a key path read"
             case vtableResolution = "an override is found through the vtable"
-            case liveness = "the reference counts say what swift_isDeallocating says"
+            case liveness = "the reference counts say what swift_isDeallocating says, and swift_tryRetain agrees"
         }
 
         /// Makes the process's self-check fail this assumption, as a runtime that disagreed
@@ -92,7 +92,7 @@
             /// bindings of other types.
             mutating func checkDefaultOffsets() -> Bool {
                 let fields = BindingFields(
-                    target: BoundTarget.make(Marker(), id: 1, access: .portable), keyPathID: 0,
+                    target: BoundTarget.make(Marker(), id: 1, access: .portable, onMainActor: false), keyPathID: 0,
                     writer: AnyPropertyWriter(keyPath: \Marker.self, trivialCopy: nil))
                 func matches<Value>(_ value: Value) -> Bool {
                     let binding = TypedBinding(value, fields)
@@ -206,18 +206,27 @@
             }
 
             mutating func checkLiveness() {
-                nonisolated(unsafe) var inDeinit: (direct: Bool, runtime: Bool)?
-                var seen: [(direct: Bool, runtime: Bool)] = []
+                /// What the reference counts, the runtime and a strong reference attempt say of the
+                /// object at an address: (deallocating, deallocating, retained).
+                func liveness(_ address: UnsafeMutableRawPointer) -> (direct: Bool, runtime: Bool, retained: Bool) {
+                    let retained = tryRetain(address)
+                    if retained { Unmanaged<AnyObject>.fromOpaque(address).release() }
+                    return (isDeallocating(address), swift_isDeallocating(address), retained)
+                }
+                nonisolated(unsafe) var inDeinit: (direct: Bool, runtime: Bool, retained: Bool)?
+                var seen: [(direct: Bool, runtime: Bool, retained: Bool)] = []
                 do {
-                    let probe = LivenessProbe { address in inDeinit = (isDeallocating(address), swift_isDeallocating(address)) }
+                    let probe = LivenessProbe { address in inDeinit = liveness(address) }
                     let address = Unmanaged.passUnretained(probe).toOpaque()
-                    seen.append((isDeallocating(address), swift_isDeallocating(address)))  // counts inline
+                    seen.append(liveness(address))  // counts inline
                     weak let weakProbe = probe
-                    seen.append((isDeallocating(address), swift_isDeallocating(address)))  // in a side table
+                    seen.append(liveness(address))  // in a side table
                     withExtendedLifetime((probe, weakProbe)) {}
                 }
                 _ = expect(
-                    .liveness, seen.allSatisfy { !$0.direct && !$0.runtime } && inDeinit.map { $0.direct && $0.runtime } == true,
+                    .liveness,
+                    seen.allSatisfy { !$0.direct && !$0.runtime && $0.retained }
+                        && inDeinit.map { $0.direct && $0.runtime && !$0.retained } == true,
                     "alive: \(seen), deinitialising: \(String(describing: inDeinit))")
             }
         }
