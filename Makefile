@@ -71,9 +71,11 @@ IR_LOOPS := warm-resolve-16 cold-resolve-16 cold-released-resolve-16 original-16
             state-change-10000-1pct state-change-10000-100pct control-toggle-1000 \
             update-baseline-control update-baseline-hand update-baseline-hand-always form-control form-hand \
             bindings-1000-100pct-control bindings-1000-100pct-hand bindings-1000-1pct-control bindings-1000-1pct-hand \
+            bindings-1000-100pct-table-control \
             custom-states-8-factors custom-states-8-extended-factors custom-states-40-factors \
             custom-states-8-predicates custom-states-40-predicates bind-control
-IR_PORTABLE_LOOPS := update-baseline-control form-control bindings-1000-100pct-control bindings-1000-1pct-control bind-control
+IR_PORTABLE_LOOPS := update-baseline-control form-control bindings-1000-100pct-control bindings-1000-1pct-control \
+                     bindings-1000-100pct-table-control bind-control
 IR_ITERATIONS ?= 20000
 
 # SwiftPM names a package by its directory: a clone directory named "pincode-web" would be the same
@@ -214,6 +216,8 @@ sanitize: deps ## The test suite under ASan+LSan (both property accesses), UBSan
 	@# swiftc has no -sanitize=undefined on Linux: UBSan instruments the C targets, any report aborts.
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(SWIFT) test --scratch-path .build-ubsan $(SWIFT_UBSAN)
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	@# Targets released on another thread while a resolver applies, with the portable access too.
+	STATEFULCONTROLS_PORTABLE=1 TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --skip-build --filter SoundnessTests
 	@mkdir -p $(CHECKS)
 	$(CLANG) $(CHECK_FLAGS) $(C_SANITIZERS) $(RESOLVER_C) Tests/CResolverChecks/leak_driver.c -lJudy -o $(CHECKS)/leak-driver-asan
 	$(CHECKS)/leak-driver-asan

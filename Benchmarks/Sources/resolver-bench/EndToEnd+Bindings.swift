@@ -20,17 +20,32 @@ final class HandIntTarget: @unchecked Sendable {
 /// while focused for every hundredth target, while highlighted for the others (priority 998);
 /// 0 (the default) otherwise. Normal <-> selected changes all 1,000 values, normal <->
 /// focused changes 10 (1 %).
+///
+/// With `keyPaths`, the key path of `value` is taken from that table (as code that binds a
+/// table of properties does) instead of written as a literal where it is bound.
 @MainActor
-func makeBoundControl(_ targets: [IntTarget]) -> Control {
+func makeBoundControl(_ targets: [IntTarget], keyPaths: [ReferenceWritableKeyPath<IntTarget, Int>]? = nil) -> Control {
     let control = Control()
     for (index, target) in targets.enumerated() {
-        control.setValue(index + 1, for: \.value, of: target, when: .containing(.selected))
-        control.setValue(
-            -(index + 1), for: \.value, of: target,
-            when: .containing(index % 100 == 0 ? .focused : .highlighted, priority: 998))
+        if let keyPaths {
+            let keyPath = keyPaths[index % keyPaths.count]
+            control.setValue(index + 1, for: keyPath, of: target, when: .containing(.selected))
+            control.setValue(
+                -(index + 1), for: keyPath, of: target,
+                when: .containing(index % 100 == 0 ? .focused : .highlighted, priority: 998))
+        } else {
+            control.setValue(index + 1, for: \.value, of: target, when: .containing(.selected))
+            control.setValue(
+                -(index + 1), for: \.value, of: target,
+                when: .containing(index % 100 == 0 ? .focused : .highlighted, priority: 998))
+        }
     }
     return control
 }
+
+/// The key paths bindings-1000 takes from a table: a value the optimiser cannot see through.
+@inline(never)
+func propertyTable() -> [ReferenceWritableKeyPath<IntTarget, Int>] { [\.value] }
 
 /// The same by hand: a loop over the 1,000 targets, an `if` chain each, writing changed values.
 @MainActor
@@ -62,11 +77,12 @@ final class HandBindings {
 }
 
 /// Both implementations of bindings-1000, checked to agree after toggling each pair of states.
+/// `keyPathsFromATable`: the control's key paths come from ``propertyTable()``.
 @MainActor
-func makeBindings1000(verify: Bool) -> (Control, [IntTarget], HandBindings, [HandIntTarget]) {
+func makeBindings1000(verify: Bool, keyPathsFromATable: Bool = false) -> (Control, [IntTarget], HandBindings, [HandIntTarget]) {
     let controlTargets = (0..<1000).map { _ in IntTarget() }
     let handTargets = (0..<1000).map { _ in HandIntTarget() }
-    let control = makeBoundControl(controlTargets)
+    let control = makeBoundControl(controlTargets, keyPaths: keyPathsFromATable ? propertyTable() : nil)
     let hand = HandBindings(handTargets)
     func check(_ step: String, changed expected: Int? = nil, previous: [Int] = []) {
         guard verify else { return }

@@ -129,7 +129,14 @@ extension Scenarios {
             control.isSelected = false; hand.isSelected = false
             control.isFocused = false; hand.isFocused = false
             if percent == 100 {
-                for var perValue in [controlResult, handResult] {
+                let (tableControl, tableTargets, _, _) = makeBindings1000(verify: true, keyPathsFromATable: true)
+                let tableResult = report.run(
+                    "bindings-1000", "Control, key paths from a table (isSelected toggle)", params,
+                    note: "\(note); each key path taken from an array, not written as a literal where bound"
+                ) { count in for _ in 0..<count { tableControl.isSelected.toggle() } }
+                tableControl.isSelected = false
+                precondition(tableTargets.allSatisfy { $0.value == 0 }, "bindings-1000: key paths from a table wrote other values")
+                for var perValue in [controlResult, tableResult, handResult] {
                     perValue.params["op"] = .string("value written")
                     perValue.nsPerOpMedian /= 1000
                     perValue.nsPerOpP99 /= 1000

@@ -18,7 +18,7 @@ enum EndToEndIR {
         "update-baseline-control", "update-baseline-hand", "update-baseline-hand-always",
         "form-control", "form-hand",
         "bindings-1000-100pct-control", "bindings-1000-100pct-hand",
-        "bindings-1000-1pct-control", "bindings-1000-1pct-hand",
+        "bindings-1000-1pct-control", "bindings-1000-1pct-hand", "bindings-1000-100pct-table-control",
         "custom-states-8-factors", "custom-states-8-extended-factors", "custom-states-40-factors",
         "custom-states-8-predicates", "custom-states-40-predicates", "bind-control",
     ]
@@ -101,7 +101,8 @@ enum EndToEndIR {
             let all = name.contains("-100pct-")
             iterations = max(1, requested / (all ? 1000 : 100)) | 1
             // The Control holds its targets weakly: the loop keeps them alive.
-            let (control, controlTargets, hand, handTargets) = makeBindings1000(verify: false)
+            let (control, controlTargets, hand, handTargets) = makeBindings1000(
+                verify: false, keyPathsFromATable: name.contains("-table-"))
             func expected(_ index: Int, selected: Bool, focused: Bool) -> Int {
                 selected ? index + 1 : focused && index % 100 == 0 ? -(index + 1) : 0
             }

@@ -78,12 +78,11 @@ package struct ValueSource {
     }
 
     /// The trivial value whose bytes lie at `address` (aligned to 8), which the caller keeps.
-    @usableFromInline @inline(__always)
+    @inline(__always)
     init(inlineAt address: UnsafeRawPointer) { (object, kind) = (address, .inline) }
 
     /// The fields of a binding to make (see ``KeyPathOperation/makeBinding``), which the caller
     /// keeps alive.
-    @inlinable @inline(__always)
     init(fieldsAt address: UnsafePointer<BindingFields>) { (object, kind) = (UnsafeRawPointer(address), .inline) }
 
     /// The fields a ``KeyPathOperation/makeBinding`` source points at.
@@ -150,30 +149,30 @@ package typealias PropertyAccessor = (KeyPathOperation, UnsafeMutableRawPointer,
 /// once by the one closure: the optimiser then specialises the closure for that constant (as it
 /// does for `map(\.title)`), and turns `target[keyPath: \.title] = value` into the assignment
 /// `target.title = value` (and the read into `target.title`) — no key path walk, no allocation.
-/// It does so only for a key path object captured by one closure and used by nothing else:
-/// hence one closure for the three operations, and the key path bound is the one the closure
-/// gives back (``KeyPathOperation/keyPath``). The property written is therefore always the one
-/// bound, whatever the expression. Plain Swift, so the portable access writes with it. Where the
+/// It does so only for a key path object captured by one closure and used by nothing else, not
+/// even by a call of the closure inlined beside it: hence one closure for the three operations,
+/// called only by the engine, and the key path bound is the one the closure gives back
+/// (``KeyPathOperation/keyPath``). The property written is therefore always the one bound,
+/// whatever the expression. Plain Swift, so the portable access writes with it. Where the
 /// expression is not a literal, the closure holds the key path it gave and goes through it.
 @usableFromInline
 package struct KeyPathAccessors<Target: AnyObject, Value> {
     /// The closure (see ``PropertyAccessor``).
     @usableFromInline package let access: PropertyAccessor
-    /// The key path the closure goes through: the expression's one evaluation.
-    @usableFromInline package let keyPath: ReferenceWritableKeyPath<Target, Value>
 
     /// Evaluates `keyPath` once.
     @inlinable
-    package init(_ keyPath: () -> ReferenceWritableKeyPath<Target, Value>) {
-        let access = Self.accessor(through: keyPath())
+    package init(_ keyPath: () -> ReferenceWritableKeyPath<Target, Value>) { access = Self.accessor(through: keyPath()) }
+
+    /// The key path the closure goes through: the expression's one evaluation.
+    package var keyPath: ReferenceWritableKeyPath<Target, Value> {
         var unused = 0
         let given = withUnsafeMutablePointer(to: &unused) { access(.keyPath, UnsafeMutableRawPointer($0), ValueSource(inlineAt: $0)) }
-        (self.access, self.keyPath) = (access, unsafeDowncast(given.unsafelyUnwrapped, to: ReferenceWritableKeyPath<Target, Value>.self))
+        return unsafeDowncast(given.unsafelyUnwrapped, to: ReferenceWritableKeyPath<Target, Value>.self)
     }
 
-    /// Makes the binding of the property on `target`, which reads its default (in the caller's
-    /// code, where the binding's generic metadata is known without a lookup).
-    @inlinable
+    /// Makes the binding of the property on `target`, which reads its default (the closure
+    /// makes it: its generic metadata is known there without a lookup).
     package func makeBinding(_ target: Target, _ fields: BindingFields) -> Binding {
         withUnsafePointer(to: fields) { fields in
             unsafeDowncast(
