@@ -88,6 +88,16 @@ struct SoundnessTests {
             })
     }
 
+    /// A value bound while it wins is written at once: inside an access to its property, that
+    /// write stops the program too.
+    @Test func aBindInsideAnAccessOfItsProperty() async {
+        Self.expectSimultaneousAccess(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let model = Model(), resolver = StateResolver()
+                Self.modifying(&model.count) { _ = try? resolver.setValue(1, for: \.count, of: model, when: .containing([])) }
+            })
+    }
+
     /// The same writes outside any access are written, and a read access of another property
     /// does not stop them.
     @Test func writesOutsideAnAccessAreWritten() throws {

@@ -34,11 +34,37 @@ void *swift_tryRetain(void *object);
 /// record (three words), `pc` the address reported (NULL: the caller's).
 void swift_beginAccess(void *pointer, void *buffer, uintptr_t flags, void *pc);
 
+/// Ends a tracked access (the runtime's swift_endAccess): `buffer` is its record.
+void swift_endAccess(void *buffer);
+
 /// Checks that the program may modify the class stored property at `address` now, as the
 /// assignment `object.property = value` does before it stores.
 static inline void swiftrt_check_modify_access(void *address) {
     void *record[3];
     swift_beginAccess(address, record, 1, (void *)0);
+}
+
+/// Whether this thread has an access in progress that Swift tracks (an `inout` argument, a
+/// mutating method on a class's stored property, …): none, and a write needs no
+/// swift_beginAccess check until code that could begin one runs and returns with it open, which
+/// Swift's scoped accesses never do. Read from the record of a tracked access begun and ended
+/// here: the runtime keeps this thread's tracked accesses as a list of these records, newest
+/// first, each three words — the address, the pc, and the next record's address with the
+/// access's action in bit 0 (the runtime's Exclusivity.cpp, `Access`). With exclusivity checking
+/// turned off the record stays zero: no access. Checked at start-up (DirectAccessSelfCheck).
+static inline bool swiftrt_accesses_in_progress(void) {
+    static char probe;
+    void *record[3] = {0, 0, 0};
+    swift_beginAccess(&probe, record, 0x21, (void *)0); /* a modification, tracked */
+    uintptr_t next = (uintptr_t)record[2] & ~(uintptr_t)1;
+    swift_endAccess(record);
+    return next != 0;
+}
+
+/// The next record of a tracked access's record (see swiftrt_accesses_in_progress), for the
+/// start-up check.
+static inline void *swiftrt_next_access_record(void *const record[3]) {
+    return (void *)((uintptr_t)record[2] & ~(uintptr_t)1);
 }
 
 /// swift_isDeallocating without the call. On 64-bit platforms the word after an object's

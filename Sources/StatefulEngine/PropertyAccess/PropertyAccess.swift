@@ -12,18 +12,17 @@
 /// How resolvers read and write the properties values are bound to.
 ///
 /// Both strategies write the same values, call the same setters and observers in the same
-/// order, and tell a deallocated target the same way; they differ in cost, in one rule (see
-/// "One binding per property" in the engine's documentation), and in one check: a write by the
-/// direct path takes no part in Swift's dynamic exclusivity enforcement. A bound value written
-/// while the program holds an `inout` access to the property (an apply run from inside the
-/// access) is written under it, where the portable path stops the program with "Simultaneous
-/// accesses", as Swift does (a program that does this is wrong under either). The two:
+/// order, check exclusivity as an assignment does (a write while the program modifies the
+/// property stops it with Swift's "Simultaneous accesses"), and never write a target whose
+/// `deinit` has begun, on whatever thread its last reference went; they differ in cost and in
+/// one rule (see "One binding per property" in the engine's documentation). The two:
 ///
 /// - ``direct`` reads private layouts of the Swift runtime: the key path object's buffer (a
 ///   stored property's offset, a computed property's accessors), class metadata and vtables,
 ///   the object's reference counts, and the calling convention of key path accessors. A bound
 ///   value is then assigned at its property's offset or handed to its setter without the
-///   standard library's key path machinery, and a target is held without a weak reference.
+///   standard library's key path machinery, and a target is held without a weak reference
+///   (a strong reference is taken for each write, unless the target's `deinit` has begun).
 ///   These layouts are the runtime's, not API: the direct path is compiled only where they
 ///   were verified — Linux on x86_64 with glibc, where this project's tests run — and is
 ///   checked against the portable path once per process, before its first use.
@@ -31,9 +30,10 @@
 ///   (`target[keyPath: keyPath] = value` in the code that bound it, which the optimiser turns
 ///   into `target.property = value` for a key path literal), a custom state read with
 ///   `target[keyPath: keyPath]`, and a target is held weakly. Its cost per value written is
-///   the weak reference's (the target's retain and release take the runtime's slow path), the
-///   assignment's exclusivity check and a check of the key path expression (BENCHMARKS.md,
-///   "The portable property access").
+///   the weak reference's (the target's retain and release take the runtime's slow path) and
+///   the assignment's exclusivity check; a key path that is not a literal where it is bound is
+///   walked by the standard library, with an allocation (BENCHMARKS.md, "The portable property
+///   access").
 ///
 /// A process uses one strategy from its first binding on: ``current``.
 public enum PropertyAccess: Sendable, Hashable, CustomStringConvertible {

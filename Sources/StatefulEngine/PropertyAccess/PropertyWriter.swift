@@ -13,6 +13,11 @@ class AnyPropertyWriter {
     /// Set for a stored trivial value of 1, 2, 4 or 8 bytes, which the apply loop copies
     /// itself: no virtual call, no generic code (direct access only).
     final let trivialCopy: TrivialCopy?
+    /// Where the class stored property written lies in the target (a struct's field is
+    /// accessed through the property that holds the struct), for the exclusivity check the
+    /// resolver makes before a direct write in place, as an assignment makes it; nil for a
+    /// writer that calls a setter or assigns (they check for themselves).
+    final let accessOffset: Int?
     /// What ``write(held:_:)`` calls (its ``KeyPathOperation/write``): stored, so that the
     /// portable access's apply loop calls it without a virtual call.
     private final let access: PropertyAccessor
@@ -31,10 +36,32 @@ class AnyPropertyWriter {
 
     /// A writer by address only (the direct access's), or one that writes with `set`.
     init(
-        keyPath: AnyKeyPath, trivialCopy: TrivialCopy?, route: Route = .layout,
+        keyPath: AnyKeyPath, trivialCopy: TrivialCopy?, accessOffset: Int? = nil, route: Route = .layout,
         access: @escaping PropertyAccessor = { _, _, _ in internalInconsistency("a writer by address") }
     ) {
-        (self.keyPath, self.trivialCopy, self.route, self.access) = (keyPath, trivialCopy, route, access)
+        (self.keyPath, self.trivialCopy, self.accessOffset, self.route, self.access) = (keyPath, trivialCopy, accessOffset, route, access)
+    }
+
+    /// With the direct access, stops the program with Swift's message if the class stored
+    /// property at ``accessOffset`` in the object at `target` is in an access (see
+    /// ``accessesInProgress``).
+    @inline(__always)
+    final func checkAccess(_ target: UnsafeMutableRawPointer) {
+        guard let accessOffset else { return }
+        #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
+            checkModifyAccess(target + accessOffset)
+        #endif
+    }
+
+    /// Whether this thread has an access in progress that Swift tracks (the direct access; see
+    /// `swiftrt_accesses_in_progress`). Until code that could begin one runs and returns with it
+    /// open — which Swift's scoped accesses never do — writes need no ``checkAccess(_:)``.
+    static var accessesInProgress: Bool {
+        #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
+            return StatefulEngine.accessesInProgress()
+        #else
+            return true
+        #endif
     }
 
     /// Writes the value at `source` (borrowed) to the property of the object at `target`, which
@@ -212,16 +239,9 @@ struct TrivialCopy {
     let size: Int
     /// Where the value lies in its source, and the property in the target object.
     let offsets: ValueOffsets, targetOffset: Int
-    /// The class stored property that holds the value (at `targetOffset`, or a struct around it),
-    /// whose exclusivity is checked as an assignment checks it.
-    let accessOffset: Int
 
     @inline(__always)
     func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
-        // The gate (see PropertyAccess.selectStrategy): only the direct access makes these.
-        #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
-            checkModifyAccess(target + accessOffset)
-        #endif
         // A value's alignment may be less than its size (two 32-bit fields): unaligned loads.
         let source = source.address(offsets)
         let destination = target + targetOffset

@@ -41,7 +41,8 @@ extension StateResolver {
         do {
             writes =
                 try targets.readsReferenceCounts
-                ? applyRounds(direct: true, caller: caller) : applyRounds(direct: false, caller: caller)
+                ? applyRounds(direct: true, caller: caller, checksAccesses: AnyPropertyWriter.accessesInProgress)
+                : applyRounds(direct: false, caller: caller, checksAccesses: false)
         } catch {
             finishApplying()
             throw error
@@ -67,13 +68,16 @@ extension StateResolver {
     }
 
     /// Applies the requested state until setters stop changing it; returns the writes. `direct`:
-    /// the targets' property access; `caller`: see ``write(_:_:direct:caller:)``.
+    /// the targets' property access; `caller` and `checksAccesses`: see
+    /// ``write(_:_:direct:caller:checksAccesses:)`` (no access in progress when the apply
+    /// began means none when each write comes: user code that runs between writes returns
+    /// with its accesses ended).
     ///
     /// Transparent: inlined at both calls whatever the size of `apply` (`@inline(__always)` is
     /// not, past the inliner's limit on the caller's size), so that each loop is compiled for
     /// its access, without a test of it at each write.
     @_transparent
-    private func applyRounds(direct: Bool, caller: UnsafeMutableRawPointer?) throws(ResolverError) -> Int {
+    private func applyRounds(direct: Bool, caller: UnsafeMutableRawPointer?, checksAccesses: Bool) throws(ResolverError) -> Int {
         var writes = 0, rounds = 0
         while let round = try applying.nextRound(&rounds) {
             guard applying.distinguishes(round.from, round.to) else { continue }
@@ -83,7 +87,8 @@ extension StateResolver {
                 let written: Bool
                 if stamp == applying.mutationCount {
                     guard let binding = binding(for: change) else { continue }
-                    written = binding._withUnsafeGuaranteedRef { write($0, Self.handle(change.new_value), direct: direct, caller: caller) }
+                    written = binding._withUnsafeGuaranteedRef { write($0, Self.handle(change.new_value), direct: direct, caller: caller, checksAccesses: checksAccesses)
+                    }
                 } else {
                     // A setter that bound or removed values made the list stale (and its
                     // slots): find the binding by its key and resolve again.

@@ -427,9 +427,14 @@ public final class StateResolver {
     /// reports its lifetime, retained here — unless it is at `caller`, the object whose method
     /// applies (see ``apply(_:calledBy:)``), which holds itself.
     ///
+    /// A direct write in place is checked for exclusivity, as an assignment is, unless
+    /// `checksAccesses` is false: the apply loop found no access in progress on this thread.
+    ///
     /// Inlined: the apply loop's hot path, one loop for each access.
     @discardableResult @inline(__always)
-    func write(_ binding: Binding, _ handle: csr_value?, direct: Bool, caller: UnsafeMutableRawPointer? = nil) -> Bool {
+    func write(
+        _ binding: Binding, _ handle: csr_value?, direct: Bool, caller: UnsafeMutableRawPointer? = nil, checksAccesses: Bool = true
+    ) -> Bool {
         let version = handle.map { slab.version($0) } ?? 0
         guard version != binding.writtenVersion else { return false }
         // An inline value is copied out of the slab (a setter may bind values, which can move
@@ -442,14 +447,15 @@ public final class StateResolver {
                 : ValueSlab.isInline(version)
                     ? ValueSource(inlineAt: word.baseAddress.unsafelyUnwrapped)
                     : ValueSource(boxAt: UnsafeRawPointer(bitPattern: word.load(as: UInt.self)).unsafelyUnwrapped)
-            return write(binding, version, source, direct: direct, caller: caller)
+            return write(binding, version, source, direct: direct, caller: caller, checksAccesses: checksAccesses)
         }
     }
 
-    /// ``write(_:_:direct:caller:)`` of the value at `source`, of `version`.
+    /// ``write(_:_:direct:caller:checksAccesses:)`` of the value at `source`, of `version`.
     @inline(__always)
     private func write(
-        _ binding: Binding, _ version: UInt64, _ source: ValueSource, direct: Bool, caller: UnsafeMutableRawPointer?
+        _ binding: Binding, _ version: UInt64, _ source: ValueSource, direct: Bool, caller: UnsafeMutableRawPointer?,
+        checksAccesses: Bool
     ) -> Bool {
         let target = binding.target
         if direct {
@@ -461,6 +467,7 @@ public final class StateResolver {
             // First: a setter that calls back sees the value being written as written.
             binding.writtenVersion = version
             let writer = binding.writer
+            if checksAccesses { writer.checkAccess(address) }
             if let trivialCopy = writer.trivialCopy { trivialCopy.write(address, source) } else { writer.write(address, source) }
             if !held { Unmanaged<AnyObject>.fromOpaque(address).release() }
         } else if target.reportsLifetime {

@@ -62,14 +62,12 @@
     /// - a settable computed property of the target (computed, observed with `didSet`, or
     ///   overridable, which key paths reach through accessors): its setter, called as the key
     ///   path calls it.
-    /// A direct write makes the dynamic exclusivity check the assignment makes: while the
-    /// program modifies the property (an `inout` access, a mutating method on it), a write stops
-    /// the program with Swift's message. A setter makes its own checks.
+    /// A direct write to a stored property is checked for exclusivity as an assignment is, by
+    /// the resolver, at ``AnyPropertyWriter/accessOffset``; a setter makes its own checks.
     final class DirectPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
         private enum Access {
-            /// At this offset in the target object, in the class stored property at `access` (the
-            /// address exclusivity is enforced on: a struct's field is accessed through it).
-            case stored(Int, access: Int)
+            /// At this offset in the target object.
+            case stored(Int)
             /// Through a computed property's setter thunk, passing the key path's argument block.
             case setter(UnsafeRawPointer, block: UnsafeRawPointer)
         }
@@ -94,13 +92,13 @@
                 components, valueSize: size,
                 instanceSize: Int(instanceExtents(targetClass).positive))
             {
-                let accessOffset = Int(first.identifier)
-                access = .stored(offset, access: accessOffset)
+                access = .stored(offset)
                 let isTrivialWord = _isPOD(Value.self) && [1, 2, 4, 8].contains(size)
                 super.init(
                     keyPath: keyPath,
-                    trivialCopy: isTrivialWord
-                        ? TrivialCopy(size: size, offsets: offsets, targetOffset: offset, accessOffset: accessOffset) : nil)
+                    trivialCopy: isTrivialWord ? TrivialCopy(size: size, offsets: offsets, targetOffset: offset) : nil,
+                    // Swift's access is to the class's stored property, a struct's field within it.
+                    accessOffset: Int(first.identifier))
             } else {
                 return nil
             }
@@ -120,10 +118,9 @@
             if let trivialCopy { return trivialCopy.write(target, source) }
             let value = source.address(offsets).assumingMemoryBound(to: Value.self)
             switch access {
-            case .stored(let offset, let accessOffset):
-                // One assignment, checked as Swift checks it: the new value copied in, then the
-                // old one released (its deinit, user code, runs last, outside the access).
-                checkModifyAccess(target + accessOffset)
+            case .stored(let offset):
+                // One assignment: the new value copied in, then the old one released (its deinit,
+                // user code, runs last).
                 (target + offset).assumingMemoryBound(to: Value.self).pointee = value.pointee
             case .setter(let function, let block):
                 // The caller holds the target through the call, as any caller of a setter does.
@@ -187,5 +184,9 @@
     /// `swiftrt_check_modify_access`).
     @inline(__always)
     func checkModifyAccess(_ address: UnsafeMutableRawPointer) { swiftrt_check_modify_access(address) }
+
+    /// Whether this thread has an access in progress that Swift tracks (see
+    /// `swiftrt_accesses_in_progress`): without one, the writes of an apply need no check.
+    func accessesInProgress() -> Bool { swiftrt_accesses_in_progress() }
 
 #endif

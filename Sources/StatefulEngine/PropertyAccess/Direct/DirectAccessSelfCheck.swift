@@ -23,6 +23,7 @@
             case getterThunks = "a getter thunk call is a key path read"
             case vtableResolution = "an override is found through the vtable"
             case liveness = "the reference counts say what swift_isDeallocating says, and swift_tryRetain agrees"
+            case accessRecords = "the runtime's records of tracked accesses are read as a list"
         }
 
         /// Makes the process's self-check fail this assumption, as a runtime that disagreed
@@ -51,6 +52,7 @@
             mutating func run() {
                 guard checkStoredLayout(), checkDefaultOffsets(), checkStoredWrites(), checkAccessors() else { return }
                 checkLiveness()
+                checkAccessRecords()
             }
 
             mutating func checkStoredLayout() -> Bool {
@@ -203,6 +205,34 @@
                     .vtableResolution,
                     throughBase.isCanonical && throughBase == throughSubclass && throughBase != other
                         && overriding.overridable == 30, "merged \(throughBase == throughSubclass), wrote \(overriding.overridable)")
+            }
+
+            /// Two tracked accesses begun here: the newer's record names the older's as next, and
+            /// the probe sees an access in progress while they last, and what it saw before after.
+            mutating func checkAccessRecords() {
+                let before = accessesInProgress()
+                var first: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) = (nil, nil, nil)
+                var second = first
+                var (a, b) = (0, 0)
+                let (seen, linked, after) = withUnsafeMutablePointer(to: &a) { a in
+                    withUnsafeMutablePointer(to: &b) { b in
+                        withUnsafeMutablePointer(to: &first) { first in
+                            withUnsafeMutablePointer(to: &second) { second in
+                                swift_beginAccess(a, first, 0x21, nil)
+                                swift_beginAccess(b, second, 0x21, nil)
+                                let seen = accessesInProgress()
+                                let linked = withUnsafeBytes(of: second.pointee) { record in
+                                    swiftrt_next_access_record(record.baseAddress!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self))
+                                        == UnsafeMutableRawPointer(first)
+                                }
+                                swift_endAccess(second)
+                                swift_endAccess(first)
+                                return (seen, linked, accessesInProgress())
+                            }
+                        }
+                    }
+                }
+                _ = expect(.accessRecords, seen && linked && after == before, "in progress \(seen), linked \(linked), after \(after) (before \(before))")
             }
 
             mutating func checkLiveness() {
