@@ -87,7 +87,8 @@ extension StateResolver {
                 let written: Bool
                 if stamp == applying.mutationCount {
                     guard let binding = binding(for: change) else { continue }
-                    written = binding._withUnsafeGuaranteedRef { write($0, Self.handle(change.new_value), direct: direct, caller: caller, checksAccesses: checksAccesses)
+                    written = binding._withUnsafeGuaranteedRef {
+                        write($0, Self.handle(change.new_value), direct: direct, caller: caller, checksAccesses: checksAccesses)
                     }
                 } else {
                     // A setter that bound or removed values made the list stale (and its

@@ -232,7 +232,9 @@
                         }
                     }
                 }
-                _ = expect(.accessRecords, seen && linked && after == before, "in progress \(seen), linked \(linked), after \(after) (before \(before))")
+                _ = expect(
+                    .accessRecords, seen && linked && after == before,
+                    "in progress \(seen), linked \(linked), after \(after) (before \(before))")
             }
 
             mutating func checkLiveness() {
