@@ -34,24 +34,39 @@ public final class PinDot: Control {
     /// The border width.
     public var borderWidth = 1.0
 
-    /// Creates a dot with the standard appearance per state.
+    /// Creates a dot with the standard appearance per state: three lists of values by state,
+    /// which every dot shares.
     public init() {
         super.init(frame: Rect(x: 0, y: 0, width: 16, height: 16))
         register(.valid, in: .reserved, for: \._isValid, named: "isValid")
         register(.invalid, in: .reserved, for: \._isInvalid, named: "isInvalid")
-        // Entered digits are filled; the PIN's verdict and the control's mode colour them.
-        setValue(Color.white, for: \.fillColor, when: .containing(.selected))
-        setValue(Color.blue, for: \.fillColor, when: .containing([.selected, .highlighted], priority: 1100))
-        setValue(Color.green, for: \.fillColor, when: .containing([.selected, .valid], priority: 1200))
-        setValue(Color.red, for: \.fillColor, when: .containing([.selected, .invalid], priority: 1200))
-        setValue(Color.grey, for: \.fillColor, when: .containing([.selected, .disabled], priority: 2000))
-        setValue(Color.blue, for: \.borderColor, when: .containing(.highlighted))
-        setValue(Color.green, for: \.borderColor, when: .containing(.valid, priority: 1200))
-        setValue(Color.red, for: \.borderColor, when: .containing(.invalid, priority: 1200))
-        setValue(Color.darkGrey, for: \.borderColor, when: .containing(.disabled, priority: 2000))
-        setValue(2.0, for: \.borderWidth, when: .containingAny([.highlighted, .invalid]))
-        setValue(0.5, for: \.borderWidth, when: .containing(.disabled, priority: 2000))
+        setValues(Self.fill, for: \.fillColor)
+        setValues(Self.border, for: \.borderColor)
+        setValues(Self.borderWidths, for: \.borderWidth)
     }
+
+    /// Entered digits are filled; the PIN's verdict and the control's mode colour them.
+    static let fill: StateValues<Color> = [
+        .containing([.selected, .disabled]): .grey,
+        .containing([.selected, .valid]): .green,
+        .containing([.selected, .invalid]): .red,
+        .containing([.selected, .highlighted]): .blue,
+        .containing(.selected): .white,
+    ]
+
+    /// The border follows the mode and the verdict, entered or not.
+    static let border: StateValues<Color> = [
+        .containing(.disabled): .darkGrey,
+        .containing(.valid): .green,
+        .containing(.invalid): .red,
+        .containing(.highlighted): .blue,
+    ]
+
+    /// The border is thick while highlighted or rejected, thin while disabled.
+    static let borderWidths: StateValues<Double> = [
+        .containing(.disabled): 0.5,
+        .containingAny([.highlighted, .invalid]): 2.0,
+    ]
 }
 
 /// A PIN code entry: a fixed number of digits shown as dots, with custom states

@@ -88,6 +88,10 @@ package struct RuleValue<Value> {
     var boxed: ValueBox<Value> { box ?? ValueBox(ValueSlab.value(ofBits: bits)) }
 }
 
+/// A rule value of a `Sendable` type may be shared across resolvers of any thread (a
+/// ``StateValues`` list holds its values so): its box's value is never set after it is made.
+extension RuleValue: @unchecked Sendable where Value: Sendable {}
+
 /// The values of a resolver's rules, addressed by the handles the C table stores. Freed
 /// handles are reused (a free list), so a long-lived control does not grow with churn.
 ///

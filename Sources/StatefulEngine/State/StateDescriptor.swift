@@ -25,11 +25,21 @@ public struct StateDescriptor: Hashable, Sendable {
 
     @usableFromInline let predicate: (@Sendable (ControlState) -> Bool)?
 
+    /// Whether the priority was given, not the mode's default: a ``StateValues`` list gives the
+    /// others priorities by their order. Not part of the identity.
+    let hasExplicitPriority: Bool
+
     private init(
-        _ mode: Mode, _ state: ControlState, _ priority: Int32,
+        _ mode: Mode, _ state: ControlState, _ priority: StatePriority?, default defaultPriority: StatePriority,
         _ predicate: (@Sendable (ControlState) -> Bool)? = nil
     ) {
-        (self.mode, self.state, self.priority, self.predicate) = (mode, state, priority, predicate)
+        (self.mode, self.state, self.predicate) = (mode, state, predicate)
+        (self.priority, hasExplicitPriority) = ((priority ?? defaultPriority).rawValue, priority != nil)
+    }
+
+    /// The descriptor with priority `priority`, given.
+    func with(priority: StatePriority) -> StateDescriptor {
+        StateDescriptor(mode, state, priority, default: priority, predicate)
     }
 
     /// The state bits whose value can change whether the descriptor matches: the mask for the
@@ -41,32 +51,38 @@ public struct StateDescriptor: Hashable, Sendable {
         }
     }
 
-    /// Matches when the current state is exactly `state`. Default priority 1000.
-    public static func exactly(_ state: ControlState, priority: Int32 = 1000) -> StateDescriptor {
-        StateDescriptor(.exactly, state, priority)
+    /// Matches when the current state is exactly `state`. Default priority 1000
+    /// (``StatePriority/required``).
+    public static func exactly(_ state: ControlState, priority: StatePriority? = nil) -> StateDescriptor {
+        StateDescriptor(.exactly, state, priority, default: .required)
     }
 
     /// Matches when the current state contains every bit of `state` (the original library's
-    /// "for all states contained"). Default priority 999.
-    public static func containing(_ state: ControlState, priority: Int32 = 999) -> StateDescriptor {
-        StateDescriptor(.containing, state, priority)
+    /// "for all states contained"). Default priority 999 (`.required - 1`).
+    public static func containing(_ state: ControlState, priority: StatePriority? = nil) -> StateDescriptor {
+        StateDescriptor(.containing, state, priority, default: .required - 1)
     }
 
     /// Matches when the current state lacks at least one bit of `state` (the original
-    /// library's "inverted" state). Default priority 750.
-    public static func notContaining(_ state: ControlState, priority: Int32 = 750) -> StateDescriptor {
-        StateDescriptor(.notContaining, state, priority)
+    /// library's "inverted" state). Default priority 750 (``StatePriority/high``).
+    public static func notContaining(_ state: ControlState, priority: StatePriority? = nil) -> StateDescriptor {
+        StateDescriptor(.notContaining, state, priority, default: .high)
     }
 
-    /// Matches when the current state shares at least one bit with `state`. Default priority 500.
-    public static func containingAny(_ state: ControlState, priority: Int32 = 500) -> StateDescriptor {
-        StateDescriptor(.containingAny, state, priority)
+    /// Matches when the current state shares at least one bit with `state`. Default priority 500
+    /// (``StatePriority/default``).
+    public static func containingAny(_ state: ControlState, priority: StatePriority? = nil) -> StateDescriptor {
+        StateDescriptor(.containingAny, state, priority, default: .default)
     }
 
-    /// Matches when the current state shares no bit with `state`. Default priority 500.
-    public static func containingNone(_ state: ControlState, priority: Int32 = 500) -> StateDescriptor {
-        StateDescriptor(.containingNone, state, priority)
+    /// Matches when the current state shares no bit with `state`. Default priority 500
+    /// (``StatePriority/default``).
+    public static func containingNone(_ state: ControlState, priority: StatePriority? = nil) -> StateDescriptor {
+        StateDescriptor(.containingNone, state, priority, default: .default)
     }
+
+    /// Matches every state: `containing([])`, for a list's last value (see ``StateValues``).
+    public static var always: StateDescriptor { .containing([]) }
 
     /// Matches when `predicate` returns true for the current state.
     ///
@@ -74,10 +90,44 @@ public struct StateDescriptor: Hashable, Sendable {
     /// priority replaces the earlier one. The predicate must depend on the state alone, since
     /// resolutions are cached per state.
     public static func custom(
-        _ name: String, priority: Int32,
+        _ name: String, priority: StatePriority,
         _ predicate: @escaping @Sendable (ControlState) -> Bool
     ) -> StateDescriptor {
-        StateDescriptor(.custom(name), [], priority, predicate)
+        StateDescriptor(.custom(name), [], priority, default: priority, predicate)
+    }
+
+    // The same with a priority of type `Int32` (the seeds' spelling, for a variable).
+
+    @_disfavoredOverload
+    public static func exactly(_ state: ControlState, priority: Int32) -> StateDescriptor {
+        exactly(state, priority: StatePriority(priority))
+    }
+
+    @_disfavoredOverload
+    public static func containing(_ state: ControlState, priority: Int32) -> StateDescriptor {
+        containing(state, priority: StatePriority(priority))
+    }
+
+    @_disfavoredOverload
+    public static func notContaining(_ state: ControlState, priority: Int32) -> StateDescriptor {
+        notContaining(state, priority: StatePriority(priority))
+    }
+
+    @_disfavoredOverload
+    public static func containingAny(_ state: ControlState, priority: Int32) -> StateDescriptor {
+        containingAny(state, priority: StatePriority(priority))
+    }
+
+    @_disfavoredOverload
+    public static func containingNone(_ state: ControlState, priority: Int32) -> StateDescriptor {
+        containingNone(state, priority: StatePriority(priority))
+    }
+
+    @_disfavoredOverload
+    public static func custom(
+        _ name: String, priority: Int32, _ predicate: @escaping @Sendable (ControlState) -> Bool
+    ) -> StateDescriptor {
+        custom(name, priority: StatePriority(priority), predicate)
     }
 
     /// The predicate's name for a custom descriptor, nil for the other modes.

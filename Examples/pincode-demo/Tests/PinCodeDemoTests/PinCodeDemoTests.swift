@@ -60,8 +60,8 @@ struct PinCodeDemoTests {
         let text = try frames("1234", explain: true).dropFirst(5).joined(separator: "\n\n")
         #expect(text.contains("Why each dot looks as it does (PIN state [org.statefulcontrols.filled | org.statefulcontrols.invalid])"))
         #expect(text.contains("dot 1, state [selected | org.statefulcontrols.invalid]"))
-        #expect(text.contains("winner: containing(selected | org.statefulcontrols.invalid) @1200 -> red"))
-        #expect(text.contains("does not match containing(selected | org.statefulcontrols.valid) @1200 -> green"))
+        #expect(text.contains("winner: containing(selected | org.statefulcontrols.invalid) @998 -> red"))
+        #expect(text.contains("does not match containing(selected | org.statefulcontrols.valid) @999 -> green"))
         #expect(text.contains("The Submit button:"))
     }
 

@@ -80,7 +80,7 @@ struct InspectorTests {
         #expect(report.properties.map(\.name) == ["pin.dots.0.fillColor", "pin.dots.0.borderColor", "pin.dots.0.borderWidth"])
         var fill = try report.property("pin.dots.0.fillColor")
         #expect(fill.defaultApplies && fill.value == .color(.clear) && fill.rules.allSatisfy { $0.status == .unmatched })
-        #expect(fill.rules.map(\.priority) == [2000, 1200, 1200, 1100, 999])
+        #expect(fill.rules.map(\.priority) == [1000, 999, 998, 997, 996])
 
         // A press highlights the PIN, and so its dots: the bits that changed are marked.
         try page.pointer("pin", "down", 20)
@@ -104,8 +104,8 @@ struct InspectorTests {
         #expect(report.bitsOn == ["highlighted", "selected"] && report.bitsChanged == ["selected"])
         fill = try report.property("pin.dots.0.fillColor")
         #expect(fill.value == .color(.blue) && !fill.defaultApplies && fill.reason == "the highest priority of 2 matching rules")
-        #expect(try report.rules(of: fill.name, .winner) == ["containing(highlighted | selected) @1100"])
-        #expect(try report.rules(of: fill.name, .loses) == ["containing(selected) @999"])
+        #expect(try report.rules(of: fill.name, .winner) == ["containing(highlighted | selected) @997"])
+        #expect(try report.rules(of: fill.name, .loses) == ["containing(selected) @996"])
 
         // A step that changes nothing sends nothing.
         try page.pointer("visit", "move", 1, 1)
@@ -116,8 +116,8 @@ struct InspectorTests {
         report = try page.report
         #expect(report.on("pin") == ["focused", filled, valid] && report.changed("pin") == [filled, valid])
         #expect(report.bitsOn == ["highlighted", "selected", valid] && report.bitsChanged == [valid])
-        #expect(try report.rules(of: fill.name, .winner) == ["containing(selected | \(valid)) @1200"])
-        #expect(try report.rules(of: fill.name, .loses) == ["containing(highlighted | selected) @1100", "containing(selected) @999"])
+        #expect(try report.rules(of: fill.name, .winner) == ["containing(selected | \(valid)) @999"])
+        #expect(try report.rules(of: fill.name, .loses) == ["containing(highlighted | selected) @997", "containing(selected) @996"])
         #expect(try report.property(fill.name).value == .color(.green) && report.transitions.map(\.change) == ["began", "committed"])
         #expect(report.transitions.last?.state == "focused | \(filled) | \(valid)")
         // The PIN's lint: its rules all take effect somewhere.

@@ -154,7 +154,7 @@ def play(driver, url):
                                  control_bits={"pin": ["focused"], "submit": ["disabled"]})
     check(driver.script(f"return {inspector.q('#inspector-controls li[data-control=pin] .bit[data-name=focused]')}.dataset.changed;")
           == "true", "the PIN's focused bit is marked changed in the list")
-    blue, white = "containing(highlighted | selected) @1100", "containing(selected) @999"
+    blue, white = "containing(highlighted | selected) @997", "containing(selected) @996"
     for index, digit in enumerate("135"):
         driver.keys(digit)
         seen = inspector.expect_step(driver, seen, f"digit {index + 1}", ["highlighted", "selected"], blue, [white],
@@ -163,7 +163,7 @@ def play(driver, url):
                     "'pin: committed (depth 1) → [focused]'", f"digit {index + 1}: the PIN's transition is shown")
     driver.keys("7")
     seen = inspector.expect_step(driver, seen, "digit 4 (valid)", ["highlighted", "selected", VALID],
-                                 f"containing(selected | {VALID}) @1200", [blue, white], changed=[VALID],
+                                 f"containing(selected | {VALID}) @999", [blue, white], changed=[VALID],
                                  control_bits={"pin": ["focused", FILLED, VALID]})
     driver.wait(f"document.getElementById('submit').dataset.enabled === 'true' && {color('#submit')} === '{GREEN}'",
                 "a valid code enables Submit and turns it green")
@@ -177,7 +177,7 @@ def play(driver, url):
     driver.wait("[...document.querySelectorAll('#pin .dot')].every(dot => dot.dataset.fill === 'red')",
                 "the dots of an invalid code are red")
     inspector.expect_step(driver, seen, "an invalid code", ["highlighted", "selected", INVALID],
-                          f"containing(selected | {INVALID}) @1200", [blue, white], changed=[INVALID],
+                          f"containing(selected | {INVALID}) @998", [blue, white], changed=[INVALID],
                           control_bits={"pin": ["focused", FILLED, INVALID]})
     # The fill's state table: a row per combination of valid and invalid, a column per built-in one.
     inspector.show_table(driver, "pin.dots.0.fillColor")
