@@ -42,7 +42,8 @@ struct ControlInspectionTests {
         let fill = try #require(dot.boundProperties.first)
         let explanation = try #require(dot.explain(fill))
         #expect(
-            explanation.value as? Color == .green && explanation.winner?.descriptor == .containing([.selected, .valid], priority: .required - 1))
+            explanation.value as? Color == .green
+                && explanation.winner?.descriptor == .containing([.selected, .valid], priority: .required - 1))
         // Not highlighted: blue does not match.
         #expect(explanation.candidates.filter(\.matches).map { $0.value as? Color } == [.green, .white])
     }
