@@ -118,6 +118,8 @@ both "form field flip / hand-written" form-control form-hand 10 10
 both "1,000 bindings, 100 % change / hand-written" bindings-1000-100pct-control bindings-1000-100pct-hand 3.2 4
 both "1,000 bindings, 1 % change / hand-written full update" bindings-1000-1pct-control bindings-1000-1pct-hand 0.05 0.06
 both "1,000 bindings, key paths from a table, 100 % change / hand-written" bindings-1000-100pct-table-control bindings-1000-100pct-hand 3.2 6
+goal "button bound as lists / the same rules one by one" button-list-control button-rules-control 1.02
+goal "PIN dot bound as lists / the same rules one by one" dot-list-control dot-rules-control 1.02
 at_most "bind, instructions" bind-control 3900
 at_most "bind, portable access, instructions" "bind-control (portable)" 4000
 goal_at_every "warm resolve by slot / android first match" warm-resolve-slot android 1.0 "$rule_counts"

@@ -21,6 +21,7 @@ enum EndToEndIR {
         "bindings-1000-1pct-control", "bindings-1000-1pct-hand", "bindings-1000-100pct-table-control",
         "custom-states-8-factors", "custom-states-8-extended-factors", "custom-states-40-factors",
         "custom-states-8-predicates", "custom-states-40-predicates", "bind-control",
+        "button-list-control", "button-rules-control", "dot-list-control", "dot-rules-control",
     ]
 
     /// Sets the loop up (warm: every state pair it meets was applied before), runs it inside
@@ -68,6 +69,18 @@ enum EndToEndIR {
                 }
                 check = { hands.allSatisfy { $0.buttonIsEnabled == $0.isValid } }
             }
+        case "button-list-control", "button-rules-control":
+            iterations = requested
+            let button = ListBenchButton(asList: name == "button-list-control")
+            for step in 0..<8 { buttonCycleStep(button, step) }  // warm: every pair of states seen
+            body = MainActorBody { for step in 0..<iterations { buttonCycleStep(button, step) } }
+            check = { shows(button) }
+        case "dot-list-control", "dot-rules-control":
+            iterations = requested
+            let dot = ListBenchDot(asList: name == "dot-list-control")
+            for step in 0..<16 { dot.step(step) }  // warm: both halves of the cycle (enabled, disabled)
+            body = MainActorBody { for step in 0..<iterations { dot.step(step) } }
+            check = { dot.showsItsLists }
         case "bind-control":
             // The memory scenario's bind: four properties of each target, all on one control.
             iterations = requested
