@@ -163,6 +163,22 @@ struct DocCExampleTests {
 
     // StateResolution.md
 
+    @Test func aListOfValues() {
+        let fills = StateValues<String> {
+            (.containing(.disabled), "grey")
+            (.containing(.selected), "green")
+            (.always, "clear")
+        }
+        final class Cell { var fill = "none" }
+        let cell = Cell()
+        let list = Control()
+        list.setValues(fills, for: \.fill, of: cell)     // cell.fill == "clear"
+        list.isSelected = true                           // cell.fill == "green"
+        #expect(cell.fill == "green")
+        list.isEnabled = false
+        #expect(cell.fill == "grey")
+    }
+
     @Test func defaults() {
         final class Title { var text = "Untitled" }
         let title = Title()

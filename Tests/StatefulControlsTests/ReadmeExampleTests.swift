@@ -51,6 +51,23 @@ struct ReadmeExampleTests {
         #expect(pin.explain(\Button.isEnabled, of: submit).candidates.map(\.descriptor) == [.containing([.filled, .valid])])
     }
 
+    @Test func aListOfValues() {
+        let submit = Button(title: "Submit")
+        let titleColors: StateValues<Color> = [
+            .containing(.disabled): .grey,
+            .containing(.highlighted, priority: .required + 1): .white,
+            .always: .blue,
+        ]
+        submit.setValues(titleColors, for: \.titleColor)
+        #expect(submit.titleColor == .blue)
+        submit.isHighlighted = true
+        #expect(submit.titleColor == .white)
+        submit.isEnabled = false
+        #expect(submit.titleColor == .white)  // the given priority beats the first entry's
+        submit.isHighlighted = false
+        #expect(submit.titleColor == .grey)
+    }
+
     @Test func toggle() throws {
         let on = try ControlState.allocate(named: "com.example.toggle.on")
         let toggle = Toggle(on: on)

@@ -13,12 +13,14 @@ final class DemoScene {
         submit.isEnabled = false
         // A dependency between controls: bound, not coded.
         pin.setValue(true, for: \.isEnabled, of: submit, when: .containing([.filled, .valid]))
-        submit.setValue(Color.grey, for: \.titleColor, when: .containing(.disabled))
-        submit.setValue(Color.green, for: \.titleColor, when: .containingNone(.disabled))
+        submit.setValues(Self.submitTitle, for: \.titleColor)
         // The event log hears the controls through target–action.
         pin.addTarget(log, action: .record, for: [.valueChanged, .typeComplete])
         submit.addTarget(log, action: .record, for: [.primaryActionTriggered])
     }
+
+    /// Submit's title colour: the first entry that matches wins.
+    static let submitTitle: StateValues<Color> = [.containing(.disabled): .grey, .always: .green]
 
     /// Applies one key; returns false for quit.
     func handle(_ key: Key) -> Bool {
