@@ -28,7 +28,7 @@ count() {  # count LABEL LOOP [ENVIRONMENT...]
   shift 2
   n=$(env "$@" SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --toggle-collect=bench_ir_region \
         --callgrind-out-file="$file" "$binary" --ir-loop "$loop" --iterations "$iterations" 2>/dev/null \
-      | awk '/^iterations:/ {print $2}')
+      | awk -v mallocs="$out/mallocs.$label" '/^heap allocations:/ {print $3 > mallocs} /^iterations:/ {print $2}')
   [ -n "$n" ] || { echo "bench-ir: $loop did not run" >&2; exit 1; }
   awk -v label="$label" -v n="$n" '/^summary:/ {printf "  %-40s %14.1f  (%d iterations)\n", label, $2 / n, n}' "$file" | tee -a "$out/bench-ir.txt"
 }
@@ -57,6 +57,16 @@ at_most() {
       if (value == "") { printf "  - %s: not measured in this run\n", name; exit }
       printf "  - %s: %.1f (goal <= %s) %s\n", name, value, limit, value <= limit ? "MET" : "MISSED"
     }' "$out/bench-ir.txt"
+}
+
+# mallocs NAME LABEL: heap allocations per iteration of the loop counted as LABEL (the process's,
+# during the loop, by the benchmark's malloc counter), against the goal of none.
+mallocs() {
+  local name=$1 file="$out/mallocs.$2" n
+  n=$(awk -v label="$2" '{ l = $1; c = $3 } $2 ~ /^\(/ { l = $1 " " $2; c = $4 } l == label { gsub(/[(]/, "", c); print c }' "$out/bench-ir.txt")
+  [ -n "$n" ] && [ -f "$file" ] || { echo "  - $name: not measured in this run"; return; }
+  awk -v name="$name" -v n="$n" '{ value = $1 / n }
+    END { printf "  - %s: %.2f heap allocations per iteration (goal 0) %s\n", name, value, value < 0.005 ? "MET" : "MISSED" }' "$file"
 }
 
 # goal_at_every NAME LOOP REFERENCE AT_MOST "COUNTS": goal for LOOP-R over REFERENCE-R at each rule
@@ -118,6 +128,8 @@ both "form field flip / hand-written" form-control form-hand 10 10
 both "1,000 bindings, 100 % change / hand-written" bindings-1000-100pct-control bindings-1000-100pct-hand 3.2 4
 both "1,000 bindings, 1 % change / hand-written full update" bindings-1000-1pct-control bindings-1000-1pct-hand 0.05 0.06
 both "1,000 bindings, key paths from a table, 100 % change / hand-written" bindings-1000-100pct-table-control bindings-1000-100pct-hand 3.2 6
+mallocs "1,000 bindings, key paths from a table, 100 % change, portable access" "bindings-1000-100pct-table-control (portable)"
+mallocs "PIN dot bound to closures of the state, warm" dot-closure-control
 goal "button bound as lists / the same rules one by one" button-list-control button-rules-control 1.02
 goal "PIN dot bound as lists / the same rules one by one" dot-list-control dot-rules-control 1.02
 at_most "bind, instructions" bind-control 3900

@@ -97,21 +97,30 @@ final class ListBenchButton: Control, BenchButton {
     }
 }
 
-/// A PIN dot with ``DotLists`` bound either way; its verdict factors are custom states.
+/// A PIN dot with ``DotLists`` bound as lists, one rule at a time, or as closures of the state
+/// that give each list's value; its verdict factors are custom states.
 final class ListBenchDot: Control {
+    enum Binding { case list, rules, closures }
+
     @StateFactor var isValid = false
     @StateFactor var isInvalid = false
     var fillColor = Color.clear
     var borderColor = Color.grey
     var borderWidth = 1.0
 
-    init(asList: Bool) {
+    init(_ binding: Binding) {
         super.init(frame: Rect(x: 0, y: 0, width: 16, height: 16))
         register(DotLists.valid, for: \._isValid)
         register(DotLists.invalid, for: \._isInvalid)
-        bind(DotLists.fill, to: \.fillColor, of: self, asList: asList)
-        bind(DotLists.border, to: \.borderColor, of: self, asList: asList)
-        bind(DotLists.borderWidth, to: \.borderWidth, of: self, asList: asList)
+        if binding == .closures {
+            setValue(for: \.fillColor) { DotLists.fill.value(for: $0) ?? .clear }
+            setValue(for: \.borderColor) { DotLists.border.value(for: $0) ?? .grey }
+            setValue(for: \.borderWidth) { DotLists.borderWidth.value(for: $0) ?? 1.0 }
+        } else {
+            bind(DotLists.fill, to: \.fillColor, of: self, asList: binding == .list)
+            bind(DotLists.border, to: \.borderColor, of: self, asList: binding == .list)
+            bind(DotLists.borderWidth, to: \.borderWidth, of: self, asList: binding == .list)
+        }
     }
 
     /// One step of a fixed 8-step cycle, each step one factor: select, highlight, unhighlight,

@@ -21,7 +21,7 @@ enum EndToEndIR {
         "bindings-1000-1pct-control", "bindings-1000-1pct-hand", "bindings-1000-100pct-table-control",
         "custom-states-8-factors", "custom-states-8-extended-factors", "custom-states-40-factors",
         "custom-states-8-predicates", "custom-states-40-predicates", "bind-control",
-        "button-list-control", "button-rules-control", "dot-list-control", "dot-rules-control",
+        "button-list-control", "button-rules-control", "dot-list-control", "dot-rules-control", "dot-closure-control",
     ]
 
     /// Sets the loop up (warm: every state pair it meets was applied before), runs it inside
@@ -75,10 +75,10 @@ enum EndToEndIR {
             for step in 0..<8 { buttonCycleStep(button, step) }  // warm: every pair of states seen
             body = MainActorBody { for step in 0..<iterations { buttonCycleStep(button, step) } }
             check = { shows(button) }
-        case "dot-list-control", "dot-rules-control":
+        case "dot-list-control", "dot-rules-control", "dot-closure-control":
             iterations = requested
-            let dot = ListBenchDot(asList: name == "dot-list-control")
-            for step in 0..<16 { dot.step(step) }  // warm: both halves of the cycle (enabled, disabled)
+            let dot = ListBenchDot(name == "dot-list-control" ? .list : name == "dot-rules-control" ? .rules : .closures)
+            for step in 0..<iterations { dot.step(step) }  // warm: every state the cycle reaches
             body = MainActorBody { for step in 0..<iterations { dot.step(step) } }
             check = { dot.showsItsLists }
         case "bind-control":
@@ -143,12 +143,15 @@ enum EndToEndIR {
                 }
             }
         }
+        let heapAllocationsBefore = bench_malloc_count()
         bench_ir_region(
             { pointer in
                 MainActor.assumeIsolated { Unmanaged<MainActorBody>.fromOpaque(pointer!).takeUnretainedValue().body() }
             }, Unmanaged.passUnretained(body).toOpaque())
         withExtendedLifetime(body) {}
         guard check() else { fatalError("--ir-loop \(name): the values shown after the loop do not match the factors") }
+        // Every heap allocation of the process during the loop, by the benchmark's malloc counter.
+        print("heap allocations: \(bench_malloc_count() - heapAllocationsBefore)")
         print("iterations: \(iterations)")
     }
 }

@@ -1,4 +1,4 @@
-// How a control binds a reusable list of values by state (StateValues) with one call.
+// How a control binds a reusable list of values by state (StateValues), or a closure of the state, with one call.
 
 extension Control {
     /// Binds each entry of `values` to `keyPath` of `target`, in order: the first entry that
@@ -41,5 +41,57 @@ extension StateConfigurable {
     @inlinable
     public func setValues<Value>(_ values: StateValues<Value>, for keyPath: @autoclosure () -> ReferenceWritableKeyPath<Self, Value>) {
         setValues(values, for: keyPath(), of: self)
+    }
+}
+
+extension Control {
+    /// Binds `resolve` to `keyPath` of `target`: its result for the control's state is written,
+    /// now and at each state change (UIKit's configuration update handler, Flutter's
+    /// `resolveWith`). The closure is called once per distinct state, its result kept as a rule
+    /// for that state at `priority`: it must depend on the state alone.
+    ///
+    /// ```swift
+    /// pin.setValue(for: \.fillColor, of: dot) { state in
+    ///     state.contains(.disabled) ? .grey : state.contains(.selected) ? .white : .clear
+    /// }
+    /// ```
+    ///
+    /// Binding a closure again replaces the earlier one and forgets its results; values bound
+    /// with ``setValue(_:for:of:when:)`` compete with it by priority; ``explain(_:of:in:)``
+    /// shows it as one rule. Stops the program, with a message, if the resolver runs out of
+    /// memory or of ids, as ``setValue(_:for:of:when:)`` does.
+    ///
+    /// - Complexity: a bind per distinct state, the first time the control takes it; then, as
+    ///   any value, what changes.
+    @inlinable
+    public func setValue<Target: AnyObject, Value>(
+        for keyPath: @autoclosure () -> ReferenceWritableKeyPath<Target, Value>, of target: Target,
+        priority: StatePriority = .required, _ resolve: @escaping (ControlState) -> Value
+    ) {
+        bind(resolve, through: KeyPathAccessors(keyPath), of: target, priority: priority)
+    }
+
+    /// ``setValue(for:of:priority:_:)`` with the key path's accessors made by the caller's code.
+    @usableFromInline
+    func bind<Target: AnyObject, Value>(
+        _ resolve: @escaping (ControlState) -> Value, through accessors: KeyPathAccessors<Target, Value>, of target: Target,
+        priority: StatePriority
+    ) {
+        do {
+            try resolver.setValue(through: accessors, of: target, priority: priority, resolve)
+        } catch {
+            stop(for: error, in: "\(type(of: self)).setValue(for:of:priority:_:)")
+        }
+    }
+}
+
+extension StateConfigurable {
+    /// Binds `resolve` to the control's own `keyPath` (see ``Control/setValue(for:of:priority:_:)``).
+    @inlinable
+    public func setValue<Value>(
+        for keyPath: @autoclosure () -> ReferenceWritableKeyPath<Self, Value>, priority: StatePriority = .required,
+        _ resolve: @escaping (ControlState) -> Value
+    ) {
+        setValue(for: keyPath(), of: self, priority: priority, resolve)
     }
 }

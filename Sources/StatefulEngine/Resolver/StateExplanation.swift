@@ -131,10 +131,20 @@ extension StateResolver {
             evaluating {
                 csr_explain(table, binding.target.id, binding.keyPathID, UInt64(state.rawValue), &raw, count, &count)
             })
-        let candidates = raw.map {
+        var candidates = raw.map {
             StateExplanation.Candidate(
                 descriptor: descriptor(of: $0.rule), value: unbox(slab.box($0.rule.value, of: binding)), matches: $0.matched,
                 sequence: $0.rule.sequence)
+        }
+        if let computed = computedValues(of: binding) {
+            // The closure's rules, one per state computed, shown as the one rule the closure is,
+            // where the first of them stood; its value is the closure's for the state explained.
+            let first = candidates.firstIndex { computed.owns($0.descriptor) } ?? candidates.endIndex
+            let sequence = candidates.filter { computed.owns($0.descriptor) }.map(\.sequence).max() ?? 0
+            candidates.removeAll { computed.owns($0.descriptor) }
+            let closure = StateExplanation.Candidate(
+                descriptor: computed.descriptor, value: unbox(computed.evaluate(state)), matches: true, sequence: sequence)
+            candidates.insert(closure, at: min(first, candidates.endIndex))
         }
         return StateExplanation(keyPath: keyPath, state: state, candidates: candidates, defaultValue: unbox(binding.defaultBox))
     }

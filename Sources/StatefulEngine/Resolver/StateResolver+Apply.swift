@@ -117,6 +117,7 @@ extension StateResolver {
     /// read in place; when the table has no memory for a diff list, pair by pair (resolving
     /// never fails for lack of memory).
     func beginChanges(from: ControlState, to: ControlState) throws(ResolverError) {
+        if !computed.isEmpty { try bindComputedValues(for: to) }
         var pointer: UnsafePointer<csr_change>?
         var count = 0
         // On shared rules, another resolver's apply may be reading the diff this one frees.

@@ -56,6 +56,8 @@ public final class StateResolver {
     @exclusivity(unchecked) var keyPaths = KeyPathIDs()
     @exclusivity(unchecked) var predicateNames = PredicateNames()
     @exclusivity(unchecked) var bindings = BindingStore()
+    /// The bindings whose values a closure computes, by binding key (see ``ComputedValues``).
+    @exclusivity(unchecked) var computed = ComputedBindings()
     @exclusivity(unchecked) @usableFromInline var applying: ApplyState
     /// Whether the resolver shares its rules with those that made the same binds (see
     /// ``RuleTable``): it starts on the shared empty table, and returns to it when every value
