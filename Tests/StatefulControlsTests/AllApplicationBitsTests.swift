@@ -62,7 +62,7 @@ struct AllApplicationBitsTests {
 
         // An app control registering app states beside the components' states.
         let control = Control()
-        control.register(appStates[7], for: \.isSelected)
+        control.register(appStates[7], whenever: \.isSelected)
         control.isSelected = true
         checkInChild(control.state == [.selected, appStates[7]], "an app state on a control: \(control.state)")
     }

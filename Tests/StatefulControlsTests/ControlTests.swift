@@ -19,7 +19,7 @@ final class Switch: Control {
 
     override init(frame: Rect = .zero) {
         super.init(frame: frame)
-        register(.switchOn, for: \.isOn, named: "isOn")
+        register(.switchOn, for: $isOn, named: "isOn")
         register(.switchLoud, named: "volume above 5") { $0.volume > 5 }
     }
 }
@@ -49,8 +49,8 @@ struct ControlTests {
         let field = FormField()
         let caption = Caption()
         field.register(required: required, optional: optional)
-        field.register(empty, for: \.isEmpty)
-        field.register(complete, for: \.isComplete)
+        field.register(empty, whenever: \.isEmpty)
+        field.register(complete, whenever: \.isComplete)
         field.setValue("required", for: \.text, of: caption, when: .containing(required))
         // isRequired pushes `required` while true, `optional` while false; the computed
         // properties are read on every evaluation.
@@ -158,7 +158,7 @@ struct ControlTests {
     @Test func anInvertedKeyPathRegistration() {
         let control = Control()
         let quiet = ControlState.switchLoud  // any application bit not used on this control
-        control.register(quiet, for: \.isSelected, inverted: true)
+        control.register(quiet, whenever: \.isSelected, inverted: true)
         #expect(control.state == quiet)
         control.isSelected = true
         #expect(control.state == .selected)

@@ -1,7 +1,7 @@
 import Testing
 @testable import StatefulControls
 
-/// Custom states read from a Bool by key path (`register(_:for:inverted:named:)`): whatever
+/// Custom states read from a Bool by key path (`register(_:whenever:inverted:named:)`): whatever
 /// kind of property the Bool is — stored in a final class (read at its offset), stored but
 /// overridable, a `final var`, computed, inherited, overridden — the control's state holds the
 /// custom state exactly when plain Swift reads the Bool as true (false when inverted), after
@@ -80,14 +80,14 @@ struct CustomStateKeyPathTests {
 
     @Test func aStoredBoolOfAFinalClass() {
         let control = StoredFlag()
-        control.register(Self.on, for: \.isArmed)
+        control.register(Self.on, whenever: \.isArmed)
         drive(control, Self.on, { $0.isArmed }, steps: Self.flips.map { value in { $0.isArmed = value } })
     }
 
     @Test func storedBoolsOfANonFinalClassOverridableAndFinal() {
         let control = OpenFlags()
-        control.register(Self.on, for: \.isArmed)
-        control.register(Self.loud, for: \.isLocked)
+        control.register(Self.on, whenever: \.isArmed)
+        control.register(Self.loud, whenever: \.isLocked)
         let steps: [(OpenFlags) -> Void] = [
             { $0.isArmed = true }, { $0.isLocked = true }, { $0.isArmed = false }, { $0.isLocked = false },
             { $0.isLocked = true }, { $0.isArmed = true },
@@ -98,13 +98,13 @@ struct CustomStateKeyPathTests {
 
     @Test func aComputedBool() {
         let control = ComputedFlag()
-        control.register(Self.on, for: \.isLoud)
+        control.register(Self.on, whenever: \.isLoud)
         drive(control, Self.on, { $0.isLoud }, steps: [3, 7, 9, 5, 6, 0, 6].map { level in { $0.level = level } })
     }
 
     @Test func anInheritedBoolRegisteredOnTheSubclass() {
         let control = ArmedSubclass()
-        control.register(Self.on, for: \.isArmed)
+        control.register(Self.on, whenever: \.isArmed)
         drive(control, Self.on, { $0.isArmed }, steps: Self.flips.map { value in { $0.isArmed = value } })
     }
 
@@ -115,9 +115,9 @@ struct CustomStateKeyPathTests {
         let control = SensitiveMeter()
         if throughTheBase {
             let meter: Meter = control
-            meter.register(Self.on, for: \.isHigh)  // Self is Meter: \Meter.isHigh
+            meter.register(Self.on, whenever: \.isHigh)  // Self is Meter: \Meter.isHigh
         } else {
-            control.register(Self.on, for: \.isHigh)
+            control.register(Self.on, whenever: \.isHigh)
         }
         drive(control, Self.on, { $0.isHigh }, steps: [3, 1, 4, 6, 2, 9, 0].map { level in { $0.level = level } })
         control.level = 4
@@ -127,18 +127,18 @@ struct CustomStateKeyPathTests {
 
     @Test func invertedStoredAndComputedBools() {
         let stored = StoredFlag()
-        stored.register(Self.on, for: \.isArmed, inverted: true)
+        stored.register(Self.on, whenever: \.isArmed, inverted: true)
         drive(stored, Self.on, inverted: true, { $0.isArmed }, steps: Self.flips.map { value in { $0.isArmed = value } })
         let computed = ComputedFlag()
-        computed.register(Self.on, for: \.isLoud, inverted: true)
+        computed.register(Self.on, whenever: \.isLoud, inverted: true)
         drive(computed, Self.on, inverted: true, { $0.isLoud }, steps: [3, 7, 9, 5, 6, 0].map { level in { $0.level = level } })
     }
 
     /// One Bool registered both ways: exactly one of the two states is on.
     @Test func oneBoolRegisteredPlainAndInverted() {
         let control = OpenFlags()
-        control.register(Self.on, for: \.isArmed)
-        control.register(Self.loud, for: \.isArmed, inverted: true)
+        control.register(Self.on, whenever: \.isArmed)
+        control.register(Self.loud, whenever: \.isArmed, inverted: true)
         for value in Self.flips {
             control.isArmed = value
             control.updateState()

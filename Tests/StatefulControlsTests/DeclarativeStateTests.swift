@@ -129,3 +129,34 @@ struct DeclarativeStateTests {
         #expect(view.keyword == "z")
     }
 }
+
+/// A control with declarative states: its `state` is the control's, its state machine is
+/// `stateMachine`.
+final class LockableField: Control, Stateful {
+    var log: [String] = []
+
+    static func locked() -> State<LockableField> {
+        state { field in
+            field.isEnabled = false
+            field.log.append("locked")
+        }
+    }
+}
+
+@MainActor
+@Suite("Declarative states on a control")
+struct DeclarativeStatesOnAControlTests {
+    @Test func theStateMachineIsReachableBesideTheControlState() {
+        let field = LockableField()
+        field.stateMachine.apply { $0.locked() }.instantly()
+        let controlState: ControlState = field.state
+        #expect(controlState == .disabled && field.log == ["locked"])
+        #expect(field.stateMachine.currentIdentifier == "locked()")
+    }
+
+    @Test func stateAndStateMachineAreOneMachineWhereStateIsFree() {
+        let view = SearchView()
+        view.stateMachine.apply { $0.locked() }.instantly()
+        #expect(view.state === view.stateMachine && view.state.currentIdentifier == "locked()")
+    }
+}

@@ -44,17 +44,15 @@ struct CodeStates {
     }
 }
 
-extension ControlEvents {
-    static let codeComplete = ControlEvents.application(1 << 25)
-}
-
 final class CodeField: Control {
     @StateFactor private(set) var code = ""
     let length: Int
+    let complete: ControlEvents
     var tint = Color.grey
 
-    init(length: Int = 4, states: CodeStates) {
+    init(length: Int = 4, states: CodeStates, complete: ControlEvents) {
         self.length = length
+        self.complete = complete
         super.init()
         register(states.filled, named: "code is complete") { $0.code.count == $0.length }
         register(states.valid, named: "complete code is acceptable") {
@@ -70,7 +68,7 @@ final class CodeField: Control {
         performTransition {
             code.append(digit)
             sendActions(for: .valueChanged)
-            if code.count == length { sendActions(for: .codeComplete) }
+            if code.count == length { sendActions(for: complete) }
         }
     }
 
@@ -81,7 +79,32 @@ final class CodeField: Control {
     }
 }
 
+final class Lamp: Control {
+    @StateFactor var isOn = false
+    var isOff: Bool { !isOn }
+
+    init(on: ControlState, off: ControlState) {
+        super.init()
+        register(on, for: $isOn)          // pushed by the factor
+        register(off, whenever: \.isOff)  // read on every evaluation
+    }
+}
+
+extension CodeField: Stateful {
+    static func locked() -> State<CodeField> {
+        state { $0.isEnabled = false }
+    }
+}
+
 // MARK: EventsAndTracking.md
+
+struct EditorEvents {
+    let saved: ControlEvents
+
+    init() throws(CustomEventError) {
+        saved = try ControlEvents.allocate(named: "com.example.editor.saved")
+    }
+}
 
 final class LoginScreen: View {
     private(set) var submissions = 0
@@ -252,11 +275,29 @@ struct DocCExampleTests {
         #expect(!ok.isHighlighted && !ok.isTracking)
     }
 
+    @Test func customEvents() throws {
+        let events = try EditorEvents()
+        let save = Button(title: "Save")
+        save.addAction(Action { _ in print("saved") }, for: events.saved)
+        save.sendActions(for: events.saved)                // prints "saved"
+        var saves = 0
+        save.addAction(Action { _ in saves += 1 }, for: events.saved)
+        save.sendActions(for: events.saved)
+        save.sendActions(for: .primaryActionTriggered)
+        #expect(saves == 1)
+        #expect(try EditorEvents().saved == events.saved)  // allocating a name again: the same event
+        #expect(ControlEvents.applicationReserved.contains(events.saved) && events.saved.rawValue.nonzeroBitCount == 1)
+        #expect(events.saved.description == "com.example.editor.saved")
+    }
+
     // BuildingACustomControl.md
 
     @Test func customControl() throws {
+        let codeComplete = try ControlEvents.allocate(named: "com.example.code.complete")
+        #expect(ControlEvents.applicationReserved.contains(codeComplete))
+
         let states = try CodeStates()
-        let field = CodeField(states: states)
+        let field = CodeField(states: states, complete: codeComplete)
         let submit = Button(title: "Submit")
         submit.isEnabled = false
         field.setValue(true, for: \.isEnabled, of: submit, when: .containing([states.filled, states.valid]))
@@ -265,8 +306,8 @@ struct DocCExampleTests {
         #expect(field.tint == .grey && !submit.isEnabled)
 
         var completions: [ControlState] = []
-        field.addAction(Action { _ in completions.append(field.state) }, for: .codeComplete)
-        field.addAction(Action { _ in print("complete: \(field.state)") }, for: .codeComplete)
+        field.addAction(Action { _ in completions.append(field.state) }, for: codeComplete)
+        field.addAction(Action { _ in print("complete: \(field.state)") }, for: codeComplete)
         for digit in "1357" { field.insert(digit) }   // prints "complete: com.example.code.filled | com.example.code.valid"
         #expect(completions == [[states.filled, states.valid]])
         #expect(field.state.description == "com.example.code.filled | com.example.code.valid")
@@ -275,7 +316,7 @@ struct DocCExampleTests {
         field.deleteBackward()                          // submit.isEnabled == false: its default again
         #expect(!submit.isEnabled && field.tint == .grey && field.code == "135")
 
-        field.insert("9")                               // 1359: complete again, so .codeComplete again
+        field.insert("9")                               // 1359: complete again, so codeComplete again
         #expect(completions.count == 2 && submit.isEnabled && field.tint == .green && field.code == "1359")
 
         field.isEnabled = false
@@ -286,13 +327,32 @@ struct DocCExampleTests {
 
     @Test func customControlWithARejectedCode() throws {
         let states = try CodeStates()
-        let field = CodeField(length: 3, states: states)
+        let codeComplete = try ControlEvents.allocate(named: "com.example.code.complete")
+        let field = CodeField(length: 3, states: states, complete: codeComplete)
         var events: [ControlEvents] = []
         field.addAction(Action { action in if let event = action.event { events.append(event.events) } },
-                        for: [.valueChanged, .codeComplete])
+                        for: [.valueChanged, codeComplete])
         for digit in "1234" { field.insert(digit) }     // the fourth digit does not fit
         #expect(field.code == "123" && field.state == states.filled && field.tint == .red)
-        #expect(events == [.valueChanged, .valueChanged, .valueChanged, .codeComplete])
+        #expect(events == [.valueChanged, .valueChanged, .valueChanged, codeComplete])
+    }
+
+    /// The lamp's `on` is pushed by its factor (no evaluation reads it), `off` derived.
+    @Test func aFactorAndABool() throws {
+        let on = try ControlState.allocate(named: "com.example.lamp.on", in: .extendedApplication)
+        let off = try ControlState.allocate(named: "com.example.lamp.off", in: .extendedApplication)
+        let lamp = Lamp(on: on, off: off)
+        #expect(lamp.state == off)
+        lamp.isOn = true
+        #expect(lamp.state == on)
+        #expect(lamp.registeredCustomStates == [on, off])
+    }
+
+    @Test func declarativeStatesOnAControl() throws {
+        let field = CodeField(states: try CodeStates(), complete: try ControlEvents.allocate(named: "com.example.code.complete"))
+        field.stateMachine.apply { $0.locked() }.instantly()   // field.isEnabled == false
+        #expect(!field.isEnabled && field.state == .disabled)
+        #expect(field.stateMachine.currentIdentifier == "locked()")
     }
 }
 

@@ -63,7 +63,7 @@ struct FortyCustomStatesTests {
 
         let field = Field()
         field.registerRequired(states[0])
-        field.register(states[39], for: \.isArchived)
+        field.register(states[39], whenever: \.isArchived)
         for index in 1..<39 { field.register(states[index], named: "flag \(index)") { $0.flags[index] } }
 
         let probes = (0..<40).map { _ in Probe() }
@@ -81,7 +81,7 @@ struct FortyCustomStatesTests {
 
         // The dependency: state 30 on the field raises the badge's extended state 38.
         let badge = Badge()
-        badge.register(states[38], for: \.isAlerting)
+        badge.register(states[38], whenever: \.isAlerting)
         badge.setValue("alert", for: \.text, of: badge.label, when: .containing(states[38]))
         field.setValue(true, for: \.isAlerting, of: badge, when: .containing(states[30]))
 

@@ -14,7 +14,7 @@ struct MisuseTests {
 
     @Test func registeringAStateOutsideTheApplicationRange() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            await MainActor.run { Control().register(.selected, for: \.isFocused, named: "focus") }
+            await MainActor.run { Control().register(.selected, whenever: \.isFocused, named: "focus") }
         }
         #expect(
             Self.stderr(result).contains(
@@ -27,8 +27,8 @@ struct MisuseTests {
             let state = try ControlState.allocate(named: "com.example.misuse.twice")
             await MainActor.run {
                 let control = Control()
-                control.register(state, for: \.isSelected, named: "selection")
-                control.register(state, for: \.isFocused, named: "focus")
+                control.register(state, whenever: \.isSelected, named: "selection")
+                control.register(state, whenever: \.isFocused, named: "focus")
             }
         }
         #expect(

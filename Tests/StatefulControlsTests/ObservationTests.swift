@@ -53,7 +53,7 @@ struct ObservationTests {
         }
         let on = try ControlState.allocate(named: "com.example.tests.switch.on")
         let control = Switch()
-        control.register(on, for: \.isOn)
+        control.register(on, for: control.$isOn)
         let changes = track { _ = control.state }
         control.isOn = true
         #expect(changes.value == 1 && control.state.contains(on))

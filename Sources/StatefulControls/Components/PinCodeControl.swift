@@ -13,9 +13,10 @@ extension ControlState {
 }
 
 extension ControlEvents {
-    /// A PIN code control became filled: `0x10000000`, from the framework's range
-    /// ``systemReserved``, so the whole application range stays the app's.
-    public static let typeComplete = ControlEvents(rawValue: 1 << 28)
+    /// A PIN code control became filled: allocated as `org.statefulcontrols.typeComplete` in
+    /// the framework's range ``systemReserved``, so the whole application range stays the
+    /// app's. It is `0x10000000`, the range's first bit, while it is the library's only event.
+    public static let typeComplete = ControlEvents.reserved(named: "org.statefulcontrols.typeComplete")
 }
 
 /// One dot of a ``PinCodeControl``: a control of its own, selected while its digit is entered,

@@ -3,7 +3,7 @@
 extension Control {
     /// The custom states registered on this control, in registration order: the app's, from
     /// the application ranges (`register(_:for:inverted:named:)`,
-    /// ``StateConfigurable/register(_:named:when:)``), and for the library's own components
+    /// `register(_:whenever:inverted:named:)`, ``StateConfigurable/register(_:named:when:)``), and for the library's own components
     /// their states of the reserved range (``ControlState/filled`` and the others). With the
     /// four built-in factors' states, these are the bits ``state`` can have; ``ControlState``'s
     /// description names each (by the name it was allocated with).
@@ -42,9 +42,24 @@ extension Control {
         updateState()
     }
 
-    /// Registers a custom state its factor pushes when it changes (see ``pushState(on:off:)``),
-    /// on now when `isOn` (checked by ``checkRegistration(of:source:in:)``).
-    func registerPushedState(_ state: ControlState, source: String, isOn: Bool) {
+    /// Registers a custom state that the `@StateFactor` Bool reached by `access` pushes when it
+    /// changes (see ``pushState(on:off:)``), after the checks of
+    /// ``checkRegistration(of:source:in:)``.
+    func registerPushed(
+        _ state: ControlState, in range: ControlState, source: String, inverted: Bool,
+        factor access: @MainActor ((inout StateFactor<Bool>) -> Void) -> Void
+    ) {
+        checkRegistration(of: state, source: source, in: range)
+        var pushedAlready: ControlState?, isOn = false
+        access { factor in
+            pushedAlready = factor.pushes(state, inverted: inverted)
+            isOn = factor.value != inverted
+        }
+        if let pushedAlready {
+            misuse(
+                "\(type(of: self)).register: the factor \(source) pushes [\(pushedAlready)] already while \(!inverted); a factor pushes one state while true and one while false"
+            )
+        }
         registeredStates.addPushed(state, source: source, isOn: isOn)
         updateState()
     }

@@ -8,7 +8,8 @@ public import Observation
 ///
 /// The state is never stored. It is computed from ``isEnabled``, ``isSelected``,
 /// ``isHighlighted``, ``isFocused`` and the custom states registered with
-/// `register(_:for:inverted:named:)` and ``StateConfigurable/register(_:named:when:)``.
+/// `register(_:for:inverted:named:)`, `register(_:whenever:inverted:named:)` and
+/// ``StateConfigurable/register(_:named:when:)``.
 /// Changing a factor re-evaluates the state and applies it: every value bound with
 /// ``setValue(_:for:of:when:)`` whose winner differs between the old and the new state is
 /// written, and nothing else.
@@ -105,8 +106,8 @@ open class Control: View, Observable {
     @exclusivity(unchecked) private var registrar: ObservationRegistrar?
     @exclusivity(unchecked) var observation = ObservationState()
     let resolver = StateResolver(sharingRules: true)
-    /// The custom states registered with `register(_:for:inverted:named:)` and
-    /// ``StateConfigurable/register(_:named:when:)``.
+    /// The custom states registered with `register(_:for:inverted:named:)`,
+    /// `register(_:whenever:inverted:named:)` and ``StateConfigurable/register(_:named:when:)``.
     @exclusivity(unchecked) var registeredStates = RegisteredStates()
     @exclusivity(unchecked) var subscriptions = SubscriptionState()
     @exclusivity(unchecked) var transitions = TransitionState()

@@ -9,30 +9,51 @@ extension StateConfigurable {
     /// Registers a custom state that is on while the Bool at `keyPath` is true (false when
     /// `inverted`), read on every evaluation of the state.
     ///
-    /// For a ``StateFactor`` of the control's own, register its storage instead (`\._isOn` for
-    /// `isOn`, the overload taking a `StateFactor<Bool>` key path): the factor then pushes the
-    /// state when it changes, which costs the same however many states the control has. Use
-    /// this one for a computed property (its factors' changes re-evaluate it) or a property
-    /// that is not a factor (call ``Control/updateState()`` when it changes). `name` (by
-    /// default the key path's description) identifies the registration in messages.
+    /// Use it for a computed property (its factors' changes re-evaluate it), a built-in factor
+    /// such as ``Control/isSelected``, or a property that is not a factor (call
+    /// ``Control/updateState()`` when it changes). For a ``StateFactor`` Bool, register the
+    /// factor itself (`register(on, for: $isOn)`): it then pushes the state when it changes,
+    /// and no evaluation reads it. `name` (by default the key path's description) identifies
+    /// the registration in messages.
+    ///
+    /// ```swift
+    /// field.register(empty, whenever: \.isEmpty)
+    /// ```
     ///
     /// Stops the program (a programmer error, in release builds too) when `state` is empty, has
     /// a bit outside the application ranges (`0x00FF0000` and `0xFFFFFFFF00000000`), or shares a
     /// bit with a state already registered on this control.
     /// - Complexity: O(1) to register; the property is read on every evaluation of the state.
     public func register(
+        _ state: ControlState, whenever keyPath: KeyPath<Self, Bool>, inverted: Bool = false,
+        named name: String? = nil
+    ) {
+        register(state, in: .applicationRanges, whenever: keyPath, inverted: inverted, named: name)
+    }
+
+    /// Registers a custom state read from the Bool at `keyPath` on every evaluation: the
+    /// earlier name of `register(_:whenever:inverted:named:)`.
+    ///
+    /// Deprecated because it reads a `@StateFactor`'s property too (`\.isOn`) on every
+    /// evaluation, where the factor could push the state (`$isOn`), and nothing at the call
+    /// says which happens.
+    @available(
+        *, deprecated,
+        message:
+            "this reads the Bool on every evaluation: for a @StateFactor, register the factor, register(state, for: $isOn), which pushes the state; for any other Bool, register(_:whenever:inverted:named:)"
+    )
+    public func register(
         _ state: ControlState, for keyPath: KeyPath<Self, Bool>, inverted: Bool = false,
         named name: String? = nil
     ) {
-        register(state, in: .applicationRanges, for: keyPath, inverted: inverted, named: name)
+        register(state, in: .applicationRanges, whenever: keyPath, inverted: inverted, named: name)
     }
 
-    /// Registers a custom state that is on while the `@StateFactor` Bool stored at `factor` is
-    /// true (false when `inverted`): the factor sets or clears the state's bit when it changes,
-    /// as the built-in factors do, so no evaluation reads it.
+    /// Registers a custom state that is on while the `@StateFactor` Bool `factor` is true
+    /// (false when `inverted`): the factor sets or clears the state's bit when it changes, as
+    /// the built-in factors do, so no evaluation reads it.
     ///
-    /// Pass the factor's storage, the property's name with an underscore, from the control's
-    /// own class (where the storage is visible):
+    /// Pass the factor's projection, the property's name with a dollar sign:
     ///
     /// ```swift
     /// final class Cell: Control {
@@ -40,16 +61,39 @@ extension StateConfigurable {
     ///
     ///     init(archived: ControlState) {
     ///         super.init()
-    ///         register(archived, for: \._isArchived)
+    ///         register(archived, for: $isArchived)
     ///     }
     /// }
     /// ```
     ///
-    /// A factor pushes at most one state while true and one while false (`inverted`). Stops
-    /// the program on the mistakes listed for the key-path registration, and when the factor
-    /// pushes a state for the same value already.
+    /// The state follows the factor's stored value, as the built-in factors' states do, even
+    /// where a subclass overrides the property's getter. A factor pushes at most one state while
+    /// true and one while false (`inverted`). Stops the program on the mistakes listed for
+    /// `register(_:whenever:inverted:named:)`, when the factor pushes a state for the same value
+    /// already, and when the factor is another control's.
     /// - Complexity: O(1) to register, and O(1) per change of the factor whatever the number
     ///   of custom states.
+    public func register(
+        _ state: ControlState, for factor: StateFactor<Bool>.Reference, inverted: Bool = false,
+        named name: String? = nil
+    ) {
+        let source = (name ?? "\(factor.storage)") + (inverted ? " (inverted)" : "")
+        guard factor.owner === self else {
+            misuse(
+                "\(type(of: self)).register: the factor \(source) is another control's (a \(type(of: factor.owner))); a factor pushes the states of its own control: register them there"
+            )
+        }
+        registerPushed(state, in: .applicationRanges, source: source, inverted: inverted, factor: factor.access)
+    }
+
+    /// Registers a custom state pushed by the `@StateFactor` Bool stored at `factor`: the same
+    /// registration as `register(state, for: $isOn)`, given the factor's storage (`\._isOn`,
+    /// visible in the control's own file).
+    ///
+    /// ```swift
+    /// register(archived, for: \._isArchived)
+    /// ```
+    /// - Complexity: O(1) to register, and O(1) per change of the factor.
     public func register(
         _ state: ControlState, for factor: ReferenceWritableKeyPath<Self, StateFactor<Bool>>,
         inverted: Bool = false, named name: String? = nil
@@ -61,7 +105,7 @@ extension StateConfigurable {
     ///
     /// The state is re-evaluated when a factor changes (declare the inputs with
     /// ``StateFactor``) or when ``Control/updateState()`` is called. Stops the program on the
-    /// mistakes listed for `register(_:for:inverted:named:)`.
+    /// mistakes listed for `register(_:whenever:inverted:named:)`.
     public func register(
         _ state: ControlState, named name: String = "a predicate",
         when predicate: @escaping @MainActor (Self) -> Bool
@@ -72,7 +116,7 @@ extension StateConfigurable {
     /// Registers a state of `range`: the application ranges for apps, the reserved range for
     /// the library's own components.
     func register(
-        _ state: ControlState, in range: ControlState, for keyPath: KeyPath<Self, Bool>,
+        _ state: ControlState, in range: ControlState, whenever keyPath: KeyPath<Self, Bool>,
         inverted: Bool = false, named name: String? = nil
     ) {
         let source = (name ?? "\(keyPath)") + (inverted ? " (inverted)" : "")
@@ -87,13 +131,7 @@ extension StateConfigurable {
         inverted: Bool = false, named name: String? = nil
     ) {
         let source = (name ?? "\(factor)") + (inverted ? " (inverted)" : "")
-        checkRegistration(of: state, source: source, in: range)
-        if let pushed = self[keyPath: factor].pushes(state, inverted: inverted) {
-            misuse(
-                "\(type(of: self)).register: the factor \(source) pushes [\(pushed)] already while \(!inverted); a factor pushes one state while true and one while false"
-            )
-        }
-        registerPushedState(state, source: source, isOn: self[keyPath: factor].value != inverted)
+        registerPushed(state, in: range, source: source, inverted: inverted) { body in body(&self[keyPath: factor]) }
     }
 
     func register(

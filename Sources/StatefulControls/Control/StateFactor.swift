@@ -9,9 +9,10 @@
 /// }
 /// ```
 ///
-/// A Bool factor registered for a custom state by its storage (`register(on, for: \._isOn)`)
-/// sets or clears that state's bit when it changes, as the built-in factors do: no evaluation
-/// reads it, so a control's state changes at the same cost however many such states it has.
+/// A Bool factor registered for a custom state by its projection (`register(on, for: $isOn)`)
+/// or its storage (`register(on, for: \._isOn)`) sets or clears that state's bit when it
+/// changes, as the built-in factors do: no evaluation reads it, so a control's state changes at
+/// the same cost however many such states it has.
 ///
 /// Setting the same value again does nothing. Inside a transition the state is applied once,
 /// at ``Control/commitTransition()``.
@@ -20,8 +21,7 @@
 public struct StateFactor<Value: Equatable> {
     @usableFromInline var value: Value
     /// The custom states the factor pushes to its control while true and while false (a Bool
-    /// factor registered by its storage with `register(_:for:inverted:named:)`);
-    /// empty for any other factor.
+    /// factor registered with `register(_:for:inverted:named:)`); empty for any other factor.
     @usableFromInline var pushedWhileTrue = ControlState()
     @usableFromInline var pushedWhileFalse = ControlState()
 
@@ -33,6 +33,21 @@ public struct StateFactor<Value: Equatable> {
     public var wrappedValue: Value {
         get { fatalError("unavailable") }
         set { fatalError("unavailable") }
+    }
+
+    /// Unavailable: `$factor` is read through its control (see ``Reference``).
+    @available(*, unavailable, message: "@StateFactor is only available on properties of Control subclasses")
+    public var projectedValue: Reference { fatalError("unavailable") }
+
+    /// `$factor`: a reference to the factor of its control, to register a custom state that
+    /// the factor pushes (`register(on, for: $isOn)`). Made only when asked for: reads and
+    /// writes of the factor do not pay for it.
+    public static subscript<Owner: Control>(
+        _enclosingInstance owner: Owner,
+        projected projectedKeyPath: KeyPath<Owner, Reference>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Owner, StateFactor<Value>>
+    ) -> Reference {
+        Reference(owner: owner, storage: storageKeyPath) { body in body(&owner[keyPath: storageKeyPath]) }
     }
 
     /// Reads and writes the factor through its owning control, which re-evaluates its state
@@ -84,5 +99,28 @@ extension StateFactor where Value == Bool {
         guard current.isEmpty else { return current }
         if inverted { pushedWhileFalse = state } else { pushedWhileTrue = state }
         return nil
+    }
+}
+
+extension StateFactor {
+    /// A factor of one control, as `$factor` gives it: what a custom state pushed by the
+    /// factor is registered for.
+    ///
+    /// ```swift
+    /// final class Toggle: Control {
+    ///     @StateFactor var isOn = false
+    /// }
+    /// toggle.register(on, for: toggle.$isOn)   // inside Toggle: register(on, for: $isOn)
+    /// ```
+    ///
+    /// It holds its control strongly, as a value to pass, not to keep.
+    @MainActor
+    public struct Reference {
+        /// The control the factor belongs to.
+        let owner: Control
+        /// The factor's storage, as `\Toggle._isOn`, to name it in messages.
+        let storage: AnyKeyPath
+        /// Runs a body on the factor, in place in its control.
+        let access: @MainActor ((inout StateFactor) -> Void) -> Void
     }
 }

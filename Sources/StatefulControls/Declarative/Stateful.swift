@@ -1,7 +1,8 @@
 /// A type whose instances move between declarative states (see ``State``), instantly or
 /// through a transition.
 ///
-/// Conforming requires nothing; it provides `state`, a subject's ``StateMachine``:
+/// Conforming requires nothing; it provides ``stateMachine``, the subject's ``StateMachine``,
+/// also named `state` where that name is free:
 ///
 /// ```swift
 /// extension SearchView: Stateful {}
@@ -9,8 +10,13 @@
 /// view.state.apply { $0.locked() }.viaTransition()
 /// ```
 ///
-/// A ``Control`` already has a `state` (its ``ControlState``), which hides this one: give
-/// declarative states to the views and models around controls.
+/// On a ``Control``, `state` is the control's ``ControlState``, which hides the declarative
+/// one: use `stateMachine` there.
+///
+/// ```swift
+/// extension LoginForm: Stateful {}   // LoginForm is a Control
+/// form.stateMachine.apply { $0.locked() }.instantly()
+/// ```
 @MainActor
 public protocol Stateful: AnyObject {
     /// The transition ``PendingApplication/viaTransition(completion:)`` uses. By default,
@@ -22,8 +28,12 @@ extension Stateful {
     /// By default, ``Transition/instant``.
     public static var defaultTransition: Transition<Self> { .instant }
 
-    /// The subject's declarative state machine.
-    public var state: StateMachine<Self> { StateMachines.machine(for: self) }
+    /// The subject's declarative state machine: ``stateMachine``, by a shorter name (hidden on
+    /// a ``Control`` by the control's own ``Control/state``).
+    public var state: StateMachine<Self> { stateMachine }
+
+    /// The subject's declarative state machine, by a name no ``Control`` member takes.
+    public var stateMachine: StateMachine<Self> { StateMachines.machine(for: self) }
 
     /// Declares a state; the identifier defaults to the calling function's name.
     public static func state(

@@ -1,8 +1,8 @@
 /// The events a control sends, with UIKit's `UIControl.Event` values.
 ///
 /// Touch events come from touch tracking; editing events from text controls; the application
-/// range `0x0F000000` holds custom events (see ``application(_:)``); the top nibble is
-/// reserved for the framework.
+/// range `0x0F000000` holds custom events, allocated by name (``allocate(named:)``); the top
+/// nibble is reserved for the framework, whose components allocate their events there.
 public struct ControlEvents: OptionSet, Hashable, Sendable {
     /// The event bits.
     public let rawValue: UInt
@@ -54,14 +54,18 @@ public struct ControlEvents: OptionSet, Hashable, Sendable {
     /// Every event.
     public static let allEvents = ControlEvents(rawValue: 0xFFFF_FFFF)
 
-    /// A custom event in the application range `0x0F000000`, which is wholly the app's (the
-    /// library's own events, such as ``typeComplete``, use ``systemReserved``).
+    /// A custom event picked by hand in the application range `0x0F000000`, which is wholly
+    /// the app's (the library's own events, such as ``typeComplete``, use ``systemReserved``).
     ///
     /// ```swift
     /// extension ControlEvents {
     ///     static let saved = ControlEvents.application(1 << 24)
     /// }
     /// ```
+    ///
+    /// The allocator does not know bits picked by hand: an event allocated by name
+    /// (``allocate(named:)``, by the app or a library it uses) may get the same bit. Pick by
+    /// hand only in an app that allocates no event; otherwise allocate every event by name.
     ///
     /// Stops the program (a programmer error, in release builds too) when `rawValue` is empty
     /// or has a bit outside `0x0F000000`.
@@ -87,11 +91,20 @@ extension ControlEvents: CustomStringConvertible {
         (.editingDidEndOnExit, "editingDidEndOnExit"), (.typeComplete, "typeComplete"),
     ]
 
-    /// The events' names joined by `" | "`; other bits in hexadecimal.
+    /// The events' names joined by `" | "`: UIKit's names, then the names allocated events
+    /// were given (``allocate(named:)``); other bits in hexadecimal.
     public var description: String {
         var parts = Self.names.filter { contains($0.0) }.map(\.1)
-        let rest = subtracting(Self.names.reduce(into: ControlEvents()) { $0.formUnion($1.0) })
-        if !rest.isEmpty { parts.append("0x" + String(rest.rawValue, radix: 16, uppercase: true)) }
+        var rest = subtracting(Self.names.reduce(into: ControlEvents()) { $0.formUnion($1.0) })
+        if !rest.isEmpty {
+            let allocated = CustomEventNames.shared.all
+            for bit in rest.bits {
+                guard let name = allocated[bit] else { continue }
+                parts.append(name)
+                rest.remove(bit)
+            }
+        }
+        if !rest.isEmpty { parts.append(rest.hexadecimal) }
         return parts.isEmpty ? "none" : parts.joined(separator: " | ")
     }
 }
