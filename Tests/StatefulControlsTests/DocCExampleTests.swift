@@ -202,6 +202,19 @@ struct DocCExampleTests {
         #expect(cell.fill == "grey")
     }
 
+    @Test func aClosureOfTheState() {
+        final class Dot { var fill = "clear" }
+        let dot = Dot()
+        let pin = Control()
+        pin.setValue(for: \.fill, of: dot) { state in
+            state.contains(.disabled) ? "grey" : state.contains(.selected) ? "white" : "clear"
+        }
+        pin.isSelected = true                            // dot.fill == "white"
+        #expect(dot.fill == "white")
+        pin.isEnabled = false
+        #expect(dot.fill == "grey")
+    }
+
     @Test func defaults() {
         final class Title { var text = "Untitled" }
         let title = Title()

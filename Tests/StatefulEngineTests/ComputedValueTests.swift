@@ -87,6 +87,16 @@ struct ComputedValueTests {
         #expect(calls == 1 && target.size == 0 && resolver.computed.isEmpty)
     }
 
+    /// The closure's rules are one per state, each matching only its state: lint finds nothing
+    /// in them, even where the closure gives the default.
+    @Test func lintFindsNothingInTheClosuresRules() throws {
+        let resolver = StateResolver(), target = Target()
+        try resolver.setValue(for: \.size, of: target) { $0.contains(.selected) ? 1 : 0 }
+        let states: [ControlState] = [.normal, .selected, .highlighted, [.selected, .highlighted]]
+        for state in states { try resolver.apply(state) }
+        #expect(try resolver.lintRules(reachableStates: states).isEmpty)
+    }
+
     /// The closure runs while the resolver applies, and may call back as a setter may.
     @Test func theClosureMayBindValues() throws {
         let resolver = StateResolver(), target = Target()
