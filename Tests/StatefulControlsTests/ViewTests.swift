@@ -96,6 +96,25 @@ struct ViewTests {
         for _ in 0..<1_000 where !lifetime.hasEnded { await Task.yield() }
         #expect(lifetime.hasEnded && child.superview == nil)
     }
+
+    /// Views bound by a control, each let go of on another thread while the control applies:
+    /// their `deinit`s wait for the main actor, so no write meets one (ASan, TSan), and every
+    /// view goes once the main actor is free.
+    @Test func viewsReleasedOnAnotherThreadWhileTheControlApplies() async {
+        let control = Control()
+        var lifetimes: [TargetLifetime] = []
+        for _ in 0..<200 {
+            let box = ViewBox(View())
+            control.setValue(true, for: \.isHidden, of: box.view!, when: .containing(.selected))
+            lifetimes.append(box.view!.lifetime)
+            DispatchQueue.global().async { box.view = nil }
+            for _ in 0..<10 { control.isSelected.toggle() }
+        }
+        for _ in 0..<10_000 where lifetimes.contains(where: { !$0.hasEnded }) { await Task.yield() }
+        #expect(lifetimes.allSatisfy { $0.hasEnded })
+        control.isSelected.toggle()
+        #expect(control.boundProperties.isEmpty)
+    }
 }
 
 /// Holds a view for another thread to let go of.

@@ -9,7 +9,9 @@
 /// unowned reference (a `DirectBoundTarget`), which keeps only the object's memory (its header,
 /// not its properties) until the record goes; a write takes a strong reference first, which
 /// fails once the object's deinitialisation has begun (``retainIfAlive(_:)``), so an object
-/// released on another thread meanwhile is never written after its end. A weak reference gives its object a side table, which sends every retain and
+/// released on another thread meanwhile is never written after its end — except where the
+/// object's `deinit` runs on the main actor as the resolver does (``reportsLifetime``), which a
+/// check of its reference counts then covers. A weak reference gives its object a side table, which sends every retain and
 /// release of the object, anywhere in the program, down the runtime's slow path; the other two
 /// records give it none. One subclass for each, so that a record is 40 bytes.
 class BoundTarget {
@@ -18,9 +20,12 @@ class BoundTarget {
     /// once this one is freed.
     final let address: UnsafeMutableRawPointer
     final let id: UInt32
-    /// Whether this is a ``LifetimeBoundTarget`` (else, with the portable access, a
-    /// ``PortableBoundTarget``): read by the apply loop without a virtual call. (Declared
-    /// beside ``id``: it takes that field's padding.)
+    /// Whether the object's `deinit` runs on the main actor, where the resolver runs (an object
+    /// that reports its lifetime, bound by a resolver of the main actor): no `deinit` can then
+    /// begin between a liveness check and the write that follows, wherever its last reference
+    /// goes, and a write needs no reference of its own. With the portable access, whether this is
+    /// a ``LifetimeBoundTarget`` (else a ``PortableBoundTarget``). Read by the apply loop without
+    /// a virtual call. (Declared beside ``id``: it takes that field's padding.)
     final let reportsLifetime: Bool
 
     fileprivate init(_ object: AnyObject, id: UInt32, reportsLifetime: Bool = false) {
@@ -33,7 +38,9 @@ class BoundTarget {
     static func make(_ object: AnyObject, id: UInt32, access: PropertyAccess, onMainActor: Bool) -> BoundTarget {
         // The gate (see PropertyAccess.selectStrategy).
         #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
-            if access == .direct { return DirectBoundTarget(object, id: id) }
+            if access == .direct {
+                return DirectBoundTarget(object, id: id, deinitOnMainActor: onMainActor && object is any ReportsLifetime)
+            }
         #endif
         if onMainActor, let reporting = object as? any ReportsLifetime {
             return LifetimeBoundTarget(object, id: id, reporting.lifetime)
@@ -156,9 +163,9 @@ package final class TargetLifetime: @unchecked Sendable {
         /// The object's memory; never read (an unowned read of a dead object traps).
         private unowned let memory: AnyObject
 
-        fileprivate init(_ object: AnyObject, id: UInt32) {
+        fileprivate init(_ object: AnyObject, id: UInt32, deinitOnMainActor: Bool) {
             memory = object
-            super.init(object, id: id)
+            super.init(object, id: id, reportsLifetime: deinitOnMainActor)
         }
 
         override var readsReferenceCounts: Bool { true }

@@ -425,9 +425,11 @@ public final class StateResolver {
     /// slab (the writer copies it before any user code runs). The target is held through the
     /// write: with the direct access (`direct`, the target's
     /// ``BoundTarget/readsReferenceCounts``) by a reference taken unless its deinitialisation has
-    /// begun; with the portable access by the reference its weak load made, or, for a target that
-    /// reports its lifetime, retained here — unless it is at `caller`, the object whose method
-    /// applies (see ``apply(_:calledBy:)``), which holds itself.
+    /// begun — or, for a target whose `deinit` runs on the main actor as this resolver does
+    /// (``BoundTarget/reportsLifetime``), checked not to have begun; with the portable access by
+    /// the reference its weak load made, or, for a target that reports its lifetime, retained
+    /// here — unless it is at `caller`, the object whose method applies (see
+    /// ``apply(_:calledBy:)``), which holds itself.
     ///
     /// A direct write in place is checked for exclusivity, as an assignment is, unless
     /// `checksAccesses` is false: the apply loop found no access in progress on this thread.
@@ -461,8 +463,10 @@ public final class StateResolver {
     ) -> Bool {
         let target = binding.target
         if direct {
-            let address = target.address, held = address == caller
-            guard held || BoundTarget.retainIfAlive(address) else {
+            // A reference of the write's own, unless the object is held (the applying control)
+            // or its deinit runs where this resolver runs (a view of a control): then a check.
+            let address = target.address, retains = address != caller && !target.reportsLifetime
+            guard retains ? BoundTarget.retainIfAlive(address) : BoundTarget.liveAddressByReferenceCounts(address) != nil else {
                 purge(target)
                 return false
             }
@@ -471,7 +475,7 @@ public final class StateResolver {
             let writer = binding.writer
             if checksAccesses { writer.checkAccess(address) }
             if let trivialCopy = writer.trivialCopy { trivialCopy.write(address, source) } else { writer.write(address, source) }
-            if !held { Unmanaged<AnyObject>.fromOpaque(address).release() }
+            if retains { Unmanaged<AnyObject>.fromOpaque(address).release() }
         } else if target.reportsLifetime {
             guard target.lifetimeHasNotEnded else {
                 purge(target)
