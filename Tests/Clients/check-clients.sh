@@ -2,7 +2,8 @@
 # Two throwaway client packages, made in a temporary folder, depending on this package by path:
 #  - one on the StatefulEngine product alone, which builds and resolves values on a thread that
 #    is not the main thread;
-#  - one on StatefulControls, whose resolved graph must hold no package but this one.
+#  - one on StatefulControls, whose resolved graph must hold no package but this one, and in
+#    which a factor registered through its property does not compile.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 swift="${SWIFT:-swift}"
@@ -60,4 +61,21 @@ dependencies="$("$swift" package --package-path "$work/app-client" show-dependen
 echo "  ${dependencies//$'\n'/, }"
 # SwiftPM names a path dependency after its folder: exactly one package, this one.
 [ "$dependencies" = "$(basename "$root" | tr 'A-Z' 'a-z')" ] || { echo "a client resolves more than this package"; exit 1; }
+# A factor registered through its property, which read it on every evaluation: does not compile,
+# and the compiler's message names the factor's spelling.
+cat > "$work/app-client/Sources/app-client/main.swift" <<'SWIFT'
+import StatefulControls
+@MainActor final class Toggle: Control {
+    @StateFactor var isOn = false
+    init(on: ControlState) {
+        super.init()
+        register(on, for: \.isOn)
+    }
+}
+SWIFT
+echo "library client: register(_:for:) through a factor's property does not compile"
+if log="$("$swift" build --package-path "$work/app-client" 2>&1)"; then
+    echo "register(on, for: \.isOn) compiled"; exit 1
+fi
+grep -q 'register(state, for: \$isOn)' <<<"$log" || { echo "$log" | tail -20; echo "the compiler's message does not name \$isOn"; exit 1; }
 echo "clients: ok"

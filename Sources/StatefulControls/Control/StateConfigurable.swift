@@ -34,11 +34,11 @@ extension StateConfigurable {
     /// Registers a custom state read from the Bool at `keyPath` on every evaluation: the
     /// earlier name of `register(_:whenever:inverted:named:)`.
     ///
-    /// Deprecated because it reads a `@StateFactor`'s property too (`\.isOn`) on every
-    /// evaluation, where the factor could push the state (`$isOn`), and nothing at the call
-    /// says which happens.
+    /// Unavailable, so that it does not compile: it read a `@StateFactor`'s property too
+    /// (`\.isOn`) on every evaluation, where the factor could push the state (`$isOn`), and
+    /// nothing at the call said which happened. The compiler's message names both spellings.
     @available(
-        *, deprecated,
+        *, unavailable,
         message:
             "this reads the Bool on every evaluation: for a @StateFactor, register the factor, register(state, for: $isOn), which pushes the state; for any other Bool, register(_:whenever:inverted:named:)"
     )
