@@ -1,4 +1,5 @@
-// How a resolver applies a state: the rounds of its apply loop, the writes, and the diff it reads.
+// How a resolver applies a state, top to bottom: the rounds of its apply loop, the diff it reads,
+// and the writes.
 
 internal import CStateResolver
 
@@ -137,5 +138,109 @@ extension StateResolver {
                     target: UInt32(key >> 32), key_path: UInt32(truncatingIfNeeded: key),
                     old_value: old ?? CSR_NO_VALUE, new_value: new ?? CSR_NO_VALUE, slot: UInt32.max)
             })
+    }
+
+    // MARK: The writes
+
+    /// Writes the value of `handle` (nil: the default) to the binding's target unless it holds
+    /// that value already. Returns whether it wrote; a dead target is purged instead.
+    ///
+    /// The caller holds the binding: a setter may remove it. The value is borrowed from the
+    /// slab (the writer copies it before any user code runs). The target is held through the
+    /// write: with the direct access (`direct`, the target's
+    /// ``BoundTarget/readsReferenceCounts``) by a reference taken unless its deinitialisation has
+    /// begun — or, for a target whose `deinit` runs on the main actor as this resolver does
+    /// (``BoundTarget/reportsLifetime``), checked not to have begun; with the portable access by
+    /// the reference its weak load made, or, for a target that reports its lifetime, retained
+    /// here — unless it is at `caller`, the object whose method applies (see
+    /// ``apply(_:calledBy:)``), which holds itself.
+    ///
+    /// A direct write in place is checked for exclusivity, as an assignment is, unless
+    /// `checksAccesses` is false: the apply loop found no access in progress on this thread.
+    ///
+    /// Inlined: the apply loop's hot path, one loop for each access.
+    @discardableResult @inline(__always)
+    func write(
+        _ binding: Binding, _ handle: csr_value?, direct: Bool, caller: UnsafeMutableRawPointer? = nil, checksAccesses: Bool = true
+    ) -> Bool {
+        let version = handle.map { slab.version($0) } ?? 0
+        guard version != binding.writtenVersion else { return false }
+        // An inline value is copied out of the slab (a setter may bind values, which can move
+        // the slab's storage); a box is borrowed from it.
+        var word = handle.map { slab.word($0) } ?? 0
+        return withUnsafeBytes(of: &word) { word in
+            let source =
+                handle == nil
+                ? ValueSource(defaultOf: binding)
+                : ValueSlab.isInline(version)
+                    ? ValueSource(inlineAt: word.baseAddress.unsafelyUnwrapped)
+                    : ValueSource(boxAt: UnsafeRawPointer(bitPattern: word.load(as: UInt.self)).unsafelyUnwrapped)
+            return write(binding, version, source, direct: direct, caller: caller, checksAccesses: checksAccesses)
+        }
+    }
+
+    /// ``write(_:_:direct:caller:checksAccesses:)`` of the value at `source`, of `version`.
+    @inline(__always)
+    private func write(
+        _ binding: Binding, _ version: UInt64, _ source: ValueSource, direct: Bool, caller: UnsafeMutableRawPointer?,
+        checksAccesses: Bool
+    ) -> Bool {
+        let target = binding.target
+        if direct {
+            // A reference of the write's own, unless the object is held (the applying control)
+            // or its deinit runs where this resolver runs (a view of a control): then a check.
+            let address = target.address, retains = address != caller && !target.reportsLifetime
+            guard retains ? BoundTarget.retainIfAlive(address) : BoundTarget.liveAddressByReferenceCounts(address) != nil else {
+                purge(target)
+                return false
+            }
+            // First: a setter that calls back sees the value being written as written.
+            binding.writtenVersion = version
+            let writer = binding.writer
+            if checksAccesses { writer.checkAccess(address) }
+            if let trivialCopy = writer.trivialCopy { trivialCopy.write(address, source) } else { writer.write(address, source) }
+            if retains { Unmanaged<AnyObject>.fromOpaque(address).release() }
+        } else if target.reportsLifetime {
+            guard target.lifetimeHasNotEnded else {
+                purge(target)
+                return false
+            }
+            binding.writtenVersion = version
+            if target.address == caller {
+                binding.writer.write(held: target.address, source)
+            } else {
+                let object = Unmanaged<AnyObject>.fromOpaque(target.address).retain()
+                binding.writer.write(held: target.address, source)
+                object.release()
+            }
+        } else {
+            guard let object = target.weakObject else {
+                purge(target)
+                return false
+            }
+            binding.writtenVersion = version
+            binding.writer.write(held: target.address, source)
+            object.release()
+        }
+        return true
+    }
+
+    /// Writes the binding's value for the applied state, if it does not hold it already.
+    ///
+    /// Out of line: the apply loop calls it only when its change list went stale, and inlined
+    /// there, the address of its C call's out-parameter keeps a register for the whole loop.
+    @discardableResult @inline(never)
+    func sync(_ binding: Binding) -> Bool {
+        write(binding, resolve(binding.key, in: appliedState), direct: binding.target.readsReferenceCounts)
+    }
+
+    /// The binding a change of a current diff is about, unretained (see ``BindingStore``): the
+    /// one indexed at its slot, else (a change without slot) the one of its key. The slot
+    /// index follows every `csr_set` and removal as it happens, so a diff computed since the
+    /// last one names each binding by its slot.
+    @inline(__always)
+    func binding(for change: csr_change) -> Unmanaged<Binding>? {
+        if let binding = bindings.binding(inSlot: change.slot) { return binding }
+        return bindings[Self.key(change.target, change.key_path)].map(Unmanaged.passUnretained)
     }
 }
