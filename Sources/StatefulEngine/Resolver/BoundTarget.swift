@@ -39,13 +39,28 @@ class BoundTarget {
         // The gate (see PropertyAccess.selectStrategy).
         #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
             if access == .direct {
-                return DirectBoundTarget(object, id: id, deinitOnMainActor: onMainActor && object is any ReportsLifetime)
+                return DirectBoundTarget(object, id: id, deinitOnMainActor: onMainActor && reportsLifetime(object))
             }
         #endif
-        if onMainActor, let reporting = object as? any ReportsLifetime {
+        if onMainActor, reportsLifetime(object), let reporting = object as? any ReportsLifetime {
             return LifetimeBoundTarget(object, id: id, reporting.lifetime)
         }
         return PortableBoundTarget(object, id: id)
+    }
+
+    /// The class last asked about by ``reportsLifetime(_:)``, and the answer: a conformance
+    /// check is a lookup, and a control binds many targets of one class. Read and written by
+    /// resolvers of the main actor only.
+    nonisolated(unsafe) private static var lastClassAsked: (class: ObjectIdentifier, reports: Bool)?
+
+    /// Whether `object` reports its lifetime (``ReportsLifetime``), for a resolver of the main
+    /// actor.
+    private static func reportsLifetime(_ object: AnyObject) -> Bool {
+        let objectClass = ObjectIdentifier(type(of: object))
+        if let lastClassAsked, lastClassAsked.class == objectClass { return lastClassAsked.reports }
+        let reports = object is any ReportsLifetime
+        lastClassAsked = (objectClass, reports)
+        return reports
     }
 
     /// Whether liveness is read from the object's reference counts (the direct access), else
