@@ -63,7 +63,11 @@ struct BoundPropertiesTests {
             #expect(untyped.candidates.map { $0.value as? String } == typed.candidates.map(\.value))
             #expect(untyped.winner?.descriptor == typed.winner?.descriptor)
             #expect(untyped.value as? String == typed.value && untyped.defaultValue as? String == "default")
-            #expect(untyped.description == typed.description)
+            // The same lines but the first, which names the key path: the one the resolver holds
+            // (its accessor gives it back; see KeyPathAccessors) is equal to the caller's, and an
+            // optimised build prints an observed property's key path with its accessor's address,
+            // which differs from a copy of the literal to another.
+            #expect(untyped.description.split(separator: "\n").dropFirst() == typed.description.split(separator: "\n").dropFirst())
         }
         // By default, the applied state.
         #expect(resolver.explain(property)?.winner?.descriptor == .containing(.selected))

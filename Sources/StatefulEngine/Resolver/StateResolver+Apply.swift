@@ -150,10 +150,10 @@ extension StateResolver {
     /// write: with the direct access (`direct`, the target's
     /// ``BoundTarget/readsReferenceCounts``) by a reference taken unless its deinitialisation has
     /// begun — or, for a target whose `deinit` runs on the main actor as this resolver does
-    /// (``BoundTarget/reportsLifetime``), checked not to have begun; with the portable access by
-    /// the reference its weak load made, or, for a target that reports its lifetime, retained
-    /// here — unless it is at `caller`, the object whose method applies (see
-    /// ``apply(_:calledBy:)``), which holds itself.
+    /// (``BoundTarget/reportsLifetime``), checked not to have begun and retained around a write
+    /// that runs user code; with the portable access by the reference its weak load made, or,
+    /// for a target that reports its lifetime, retained here — unless it is at `caller`, the
+    /// object whose method applies (see ``apply(_:calledBy:)``), which holds itself.
     ///
     /// A direct write in place is checked for exclusivity, as an assignment is, unless
     /// `checksAccesses` is false: the apply loop found no access in progress on this thread.
@@ -187,19 +187,31 @@ extension StateResolver {
     ) -> Bool {
         let target = binding.target
         if direct {
-            // A reference of the write's own, unless the object is held (the applying control)
-            // or its deinit runs where this resolver runs (a view of a control): then a check.
-            let address = target.address, retains = address != caller && !target.reportsLifetime
-            guard retains ? BoundTarget.retainIfAlive(address) : BoundTarget.liveAddressByReferenceCounts(address) != nil else {
+            // The object is held through the write: by the applying control's method when it is
+            // that control; else by a reference taken only if its deinit has not begun — or, when
+            // its deinit runs where this resolver runs (a view of a control), checked not to have
+            // begun, and retained around a write that runs user code (a setter, the old value's
+            // deinit), which may let go of every other reference to it.
+            let address = target.address, writer = binding.writer
+            let isHeld = address == caller, runsOnThisActor = target.reportsLifetime
+            guard
+                isHeld || runsOnThisActor
+                    ? BoundTarget.liveAddressByReferenceCounts(address) != nil : BoundTarget.retainIfAlive(address)
+            else {
                 purge(target)
                 return false
             }
             // First: a setter that calls back sees the value being written as written.
             binding.writtenVersion = version
-            let writer = binding.writer
             if checksAccesses { writer.checkAccess(address) }
-            if let trivialCopy = writer.trivialCopy { trivialCopy.write(address, source) } else { writer.write(address, source) }
-            if retains { Unmanaged<AnyObject>.fromOpaque(address).release() }
+            if let trivialCopy = writer.trivialCopy {
+                trivialCopy.write(address, source)  // no user code
+                if !isHeld && !runsOnThisActor { Unmanaged<AnyObject>.fromOpaque(address).release() }
+            } else {
+                if !isHeld && runsOnThisActor { _ = Unmanaged<AnyObject>.fromOpaque(address).retain() }
+                writer.write(address, source)
+                if !isHeld { Unmanaged<AnyObject>.fromOpaque(address).release() }
+            }
         } else if target.reportsLifetime {
             guard target.lifetimeHasNotEnded else {
                 purge(target)
