@@ -1,7 +1,7 @@
 /*
  * The C resolver as one translation unit, the target's only compiled file (Package.swift:
  * `sources: ["CStateResolver.c"]`). It includes the resolver's files, one concern each (listed
- * in resolver_internal.h), the way sqlite3.c, SQLite's amalgamation, holds sqliteInt.h and a
+ * in ARCHITECTURE.md, "Code map"), the way sqlite3.c, SQLite's amalgamation, holds sqliteInt.h and a
  * file per subsystem. The contract is include/CStateResolver.h; the layout, resolver_internal.h.
  *
  * Why one unit rather than one per file. Built as one unit, every function compiles to the same

@@ -1,6 +1,6 @@
 /*
  * Compiled bindings: csr_resolve_slot's table of a binding's results in every state (see
- * "compiled" in resolver_internal.h). A binding is compiled when its resolution by slot repeats
+ * "compiled" in ARCHITECTURE.md, "The C resolver"). A binding is compiled when its resolution by slot repeats
  * a state (resolve_slot_slow, queries.c), at most once per change of its rules: its results in
  * every subset of the bits its rules read, gathered into an index by a multiplier that never
  * gives two different results the same index (the state's bits spread into place, else

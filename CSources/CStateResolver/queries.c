@@ -91,7 +91,7 @@ csr_result csr_resolve_slot(csr_table *t, uint32_t slot, uint64_t state) {
     if ((uintptr_t)c <= (uintptr_t)NOT_COMPILED)
         return c == NOT_COMPILED ? resolve_slot_cached(t, slot, state) : resolve_slot_slow(t, slot, state);
     /* The warm path: the binding's result, gathered from the state's bits. It writes nothing,
-     * not even the item's `referenced` mark (see "compiled" in resolver_internal.h). */
+     * not even the item's `referenced` mark (see "compiled" in ARCHITECTURE.md, "The C resolver"). */
     if (__builtin_expect((state & c->outside) != 0, 0)) return gathered(&c->alt, c->alt_results, state);
     return gathered(&c->main, c->results, state);
 }

@@ -1,6 +1,6 @@
 /*
  * `recent` and `recent_diffs`: the small arrays in front of the cache index that make a warm
- * lookup one probe (see resolver_internal.h). Each is allocated when first used, RECENT_MIN
+ * lookup one probe (see ARCHITECTURE.md, "The C resolver"). Each is allocated when first used, RECENT_MIN
  * entries, and doubles up to RECENT_MAX once it has dropped more live entries than it holds: a
  * control that visits a few states keeps a few hundred bytes, one that cycles through many
  * gets the room, and a small table, which caches diffs but no state, has no `recent` of

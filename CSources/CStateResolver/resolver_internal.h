@@ -221,7 +221,7 @@ static const caches no_caches = {.recent = (recent_state *)no_recent,
  * and the release callback. What only some tables need is made on demand: the caches'
  * bookkeeping (`caches`, with the memory the caches take, a diff held outside the budget),
  * the custom predicates (`preds`); the state caches a call pins carry their own flag. The
- * tombstones' count takes the padding after `busy`: 16 bits, saturated (see "bindings"). */
+ * tombstones' count takes the padding after `busy`: 16 bits, saturated (see ARCHITECTURE.md, "The C resolver"). */
 struct csr_table {
     Pvoid_t bindings;
     uintptr_t *slots; /* slot -> binding; a free slot: the next free one (see slot_binding) */

@@ -2,7 +2,7 @@
  * Rules: the storage of rules, bindings, slots and custom predicates, and the calls that change
  * it (csr_set, csr_remove, csr_remove_binding, csr_remove_target, csr_remove_all). A mutation
  * invalidates in O(1): the binding takes a new version from the table's clock and every diff
- * list goes stale (see "Invalidation" in resolver_internal.h).
+ * list goes stale (see "Invalidation" in ARCHITECTURE.md).
  */
 #include "resolver_internal.h"
 

@@ -391,7 +391,7 @@ static void test_million_states(void) {
     CHECK(peak <= CSR_DEFAULT_CACHE_BUDGET && s.cache_bytes <= CSR_DEFAULT_CACHE_BUDGET);
     CHECK(s.cache_budget == CSR_DEFAULT_CACHE_BUDGET);
     /* A state of one binding costs about 350 B (its item, a root entry, a middle table and a
-     * page of 16 entries; resolver_internal.h, "state"): the budget holds about 47,000. */
+     * page of 16 entries; ARCHITECTURE.md, "The C resolver"): the budget holds about 47,000. */
     CHECK(s.cached_states > 30000 && s.cached_states < 60000);
     CHECK(s.evictions + s.cached_states == 1000000);
     printf("1M states of one binding: %zu cached in %zu bytes (budget %zu), %zu evicted\n",

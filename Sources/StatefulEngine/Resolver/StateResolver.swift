@@ -188,8 +188,8 @@ public final class StateResolver {
         detachDiffReader()
         let status = csr_set(table, bound.id, keyPathID, &cDescriptor, handle, &slot)
         guard status != CSR_OK else {
-            // Tested here, on the local: `record` reading the table's history again costs a bind
-            // 68 instructions more (`bind-control` 3,865.9 → 3,933.7).
+            // Tested here, on the local: `record` reading the table's history again costs every
+            // bind a second load of it.
             if history != nil { rules.record(next) }
             return slot
         }
