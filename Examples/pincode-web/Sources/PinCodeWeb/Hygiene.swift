@@ -12,7 +12,7 @@ import NIOHTTPTypes
 /// | the page's own: `http://` and the request's `Host` | yes |
 /// | one of ``allowed`` (`--allowed-origin`) | yes |
 /// | another, or `null` | no: 400, no session |
-/// | none | yes: browsers always send one, so the request is no page's |
+/// | none, or a `ws:` or `wss:` one | yes: a browser sends its page's origin, never these, so the request is no page's (command-line and library clients) |
 public struct OriginPolicy: Sendable {
     /// The origins admitted besides the page's own, as browsers send them (`https://example.org`).
     public let allowed: Set<String>
@@ -25,7 +25,7 @@ public struct OriginPolicy: Sendable {
     /// Whether an upgrade request with these `Origin` and `Host` headers may open the WebSocket.
     public func admits(origin: String?, host: String?) -> Bool {
         guard let origin = origin.map(Self.normalized) else { return true }
-        if allowed.contains(origin) { return true }
+        if allowed.contains(origin) || origin.hasPrefix("ws://") || origin.hasPrefix("wss://") { return true }
         guard let host, !host.isEmpty else { return false }
         return origin == "http://" + host.lowercased()
     }
