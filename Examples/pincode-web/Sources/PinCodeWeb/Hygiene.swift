@@ -39,9 +39,9 @@ public struct OriginPolicy: Sendable {
 }
 
 /// Adds the security headers, and a content type where there is none, to every HTTP response:
-/// the router's, its errors', and those Hummingbird writes itself (a refused WebSocket upgrade's
-/// 400, a malformed request's 400). A channel handler sees them all; a router middleware would
-/// see the router's alone.
+/// the router's, its errors', and the one Hummingbird writes itself for a refused WebSocket
+/// upgrade (400). A channel handler sees them all; a router middleware would see the router's
+/// alone.
 final class ResponseHeaders: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
