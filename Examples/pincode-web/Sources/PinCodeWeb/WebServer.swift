@@ -84,9 +84,9 @@ public enum WebServer {
         of registry: SessionRegistry, heartbeat: Heartbeat, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
     ) async {
         let (id, snapshot) = await registry.open()
-        await heartbeat.add(id, outbound)
         do {
             try await outbound.write(.text(snapshot.json))
+            await heartbeat.add(id, outbound)  // after the snapshot, which a page expects first
             try await serve(id, of: registry, inbound: inbound, outbound: outbound)
         } catch {
             // The connection failed or was closed for an oversize message: the session ends.
