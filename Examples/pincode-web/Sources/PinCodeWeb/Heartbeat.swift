@@ -23,9 +23,6 @@ actor Heartbeat: Service {
     /// Stops pinging session `id`'s connection (it is closed).
     func remove(_ id: Int) { connections[id] = nil }
 
-    /// The connections pinged.
-    var count: Int { connections.count }
-
     private var open: [WebSocketOutboundWriter] { Array(connections.values) }
 
     /// Pings until the server shuts down.
