@@ -59,6 +59,12 @@ SOAK_OPERATIONS ?= 2000000
 COVERAGE_MIN ?= 95
 FUZZ_RUNS ?= 30000
 
+# make web-soak: the WebSockets opened and closed against the release web server, half of them
+# visits (the release check's run: CONNECTIONS=100000, BENCHMARKS.md), and its client's
+# environment (websocket-client from PyPI).
+CONNECTIONS ?= 10000
+SOAK_VENV := $(WEB)/.build/soak-venv
+
 # The Swift sources swift format formats and checks (.swift-format; make format, make lint).
 FORMATTED := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources \
              $(DEMO)/Package.swift $(DEMO)/Sources $(DEMO)/Tests $(WEB)/Package.swift $(WEB)/Sources $(WEB)/Tests
@@ -85,7 +91,7 @@ WEB_CLONE_NAME_CHECK = @if [ "$$(basename "$(CURDIR)" | tr A-Z a-z)" = pincode-w
 
 .DEFAULT_GOAL := help
 .PHONY: help deps build test demo web bench bench-ir docs format clean \
-        check lint clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test sanitize
+        check lint clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test web-soak sanitize
 
 # ---------------------------------------------------------------------------------------------
 # Everyday
@@ -142,7 +148,7 @@ clean: ## Remove build products
 # make check: everything beyond make test (CI runs it after make test)
 # ---------------------------------------------------------------------------------------------
 
-check: lint clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test sanitize ## Everything beyond make test: the formatting and the bench chart generator, clients, the portable property access, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser, sanitizers
+check: lint clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test web-soak sanitize ## Everything beyond make test: the formatting and the bench chart generator, clients, the portable property access, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser and under a connection soak, sanitizers
 
 lint: ## Check that the Swift sources are formatted as make format leaves them; test the bench chart generator
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
@@ -205,6 +211,13 @@ web-test: deps ## The web front end's Swift tests, then the page in headless Chr
 	$(SWIFT) build --package-path $(WEB) --build-tests
 	$(SWIFT) test --package-path $(WEB) --skip-build
 	python3 $(WEB)/Tests/browser/web_test.py $(WEB)/.build/debug/pincode-web $(SCREENSHOT)
+
+web-soak: deps ## CONNECTIONS WebSockets (default 10000, half of them visits) against the release web server: its resident set stays within 5 %
+	$(WEB_CLONE_NAME_CHECK)
+	@$(ENSURE) python3 python3
+	$(SWIFT) build --package-path $(WEB) -c release --product pincode-web
+	@scripts/python-venv.sh $(SOAK_VENV) websocket-client==1.9.2
+	$(SOAK_VENV)/bin/python $(WEB)/Tests/soak/web_soak.py $(WEB)/.build/release/pincode-web --connections $(CONNECTIONS)
 
 sanitize: deps ## The test suite under ASan+LSan (both property accesses), UBSan and TSan; the C checks under ASan+UBSan
 	@# The allocation-failure suite runs without leak detection: libJudy itself leaks when an

@@ -15,6 +15,11 @@ let package = Package(
         .package(name: "StatefulControls", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // Already in Hummingbird's graph: named for the response headers' channel handler
+        // (NIOCore, NIOHTTPTypes), the heartbeat's ping frames (NIOWebSocket) and its service.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // A page's controls, its session (messages in, changes out) and its inspector: the
@@ -31,8 +36,15 @@ let package = Package(
                 .product(name: "StatefulControls", package: "StatefulControls"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources/index.html"), .copy("Resources/inspector.js"), .copy("Resources/inspector.css")]
+            resources: [
+                .copy("Resources/index.html"), .copy("Resources/page.js"), .copy("Resources/page.css"),
+                .copy("Resources/inspector.js"), .copy("Resources/inspector.css"),
+            ]
         ),
         .executableTarget(
             name: "pincode-web",

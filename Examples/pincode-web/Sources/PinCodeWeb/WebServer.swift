@@ -3,8 +3,8 @@ import PinCodeScene
 import Hummingbird
 import HummingbirdWebSocket
 
-/// The HTTP server: the page at `/` (its inspector panel's script and style beside it), the
-/// controls over a WebSocket at `/ws`.
+/// The HTTP server: the page at `/` (its script and style beside it, and the inspector panel's),
+/// the controls over a WebSocket at `/ws`, the server's counts at `/health`.
 public enum WebServer {
     /// The largest frame or message a page may send, in bytes (a pointer event is ~80).
     public static let maxMessageSize = 4096
@@ -12,10 +12,12 @@ public enum WebServer {
     /// (a browser sends a pointer move per frame, 60 to 120 a second).
     public static let maxMessagesPerSecond = 500
 
-    /// The page and the inspector panel's script and style, by path, with their content types:
-    /// loaded once from the package's resources.
+    /// The page, its script and style and the inspector panel's, by path, with their content
+    /// types: loaded once from the package's resources.
     static let files: [String: (contentType: String, body: String)] = [
         "/": ("text/html; charset=utf-8", resource("index.html")),
+        "/page.js": ("text/javascript; charset=utf-8", resource("page.js")),
+        "/page.css": ("text/css; charset=utf-8", resource("page.css")),
         "/inspector.js": ("text/javascript; charset=utf-8", resource("inspector.js")),
         "/inspector.css": ("text/css; charset=utf-8", resource("inspector.css")),
     ]
@@ -30,38 +32,67 @@ public enum WebServer {
         return text
     }
 
-    /// The application serving on `host`:`port` (port 0 picks a free one); `onRunning` is
-    /// told the port once it listens.
+    /// The application serving on `host`:`port` (port 0 picks a free one). Pages of the
+    /// `origins` policy may open the WebSocket; every open one is pinged each `heartbeat`.
+    /// `onRunning` is told the port once it listens.
     public static func application(
         host: String = "127.0.0.1", port: Int = 8080, registry: SessionRegistry,
+        origins: OriginPolicy = OriginPolicy(), heartbeat: Duration = .seconds(30),
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let router = Router()
+        // HEAD is answered as GET is, without the body.
+        let router = Router(options: .autoGenerateHeadEndpoints)
         for (path, file) in files {
             router.get(RouterPath(path)) { _, _ in
                 Response(
                     status: .ok, headers: [.contentType: file.contentType], body: ResponseBody(byteBuffer: ByteBuffer(string: file.body)))
             }
         }
-        let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
-        webSocketRouter.ws("/ws") { inbound, outbound, _ in
-            let (id, snapshot) = await registry.open()
-            do {
-                try await outbound.write(.text(snapshot.json))
-                try await serve(id, of: registry, inbound: inbound, outbound: outbound)
-            } catch {
-                // The connection failed or was closed for an oversize message: the session ends.
-            }
-            await registry.close(id)
+        router.get("/health") { _, _ in
+            let health = await Health(of: registry)
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: health.json)))
         }
+        let pinger = Heartbeat(period: heartbeat)
+        // The WebSocket is upgraded by a closure, not by a router's `ws` route, whose request
+        // context keeps itself alive, and without hummingbird-websocket's ping loop, whose
+        // cancelled sleep outlives its connection until its deadline: the heartbeat pings every
+        // connection from one timer (README.md, "Memory per connection").
+        let upgrade = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(additionalChannelHandlers: [ResponseHeaders()]),
+            ws: .init(maxFrameSize: maxMessageSize, autoPing: .disabled))
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: webSocketRouter,
-                configuration: .init(ws: .init(maxFrameSize: maxMessageSize))),
+            server: .http1WebSocketUpgrade(configuration: upgrade) { head, _, _ in
+                guard head.method == .get, head.path?.prefix(while: { $0 != "?" }) == "/ws",
+                    origins.admits(origin: head.headerFields[.origin], host: head.authority)
+                else { return .dontUpgrade }
+                return .upgrade(ResponseHeaders.security) { inbound, outbound, _ in
+                    await connection(of: registry, heartbeat: pinger, inbound: inbound, outbound: outbound)
+                }
+            },
             configuration: .init(address: .hostname(host, port: port), serverName: "pincode-web"),
+            services: [pinger],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) }
         )
+    }
+
+    /// One WebSocket connection: a session opened for it, its snapshot sent, its messages
+    /// answered, and the session closed when the connection ends.
+    static func connection(
+        of registry: SessionRegistry, heartbeat: Heartbeat, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+    ) async {
+        let (id, snapshot) = await registry.open()
+        do {
+            try await outbound.write(.text(snapshot.json))
+            await heartbeat.add(id, outbound)  // after the snapshot, which a page expects first
+            try await serve(id, of: registry, inbound: inbound, outbound: outbound)
+        } catch {
+            // The connection failed or was closed for an oversize message: the session ends.
+        }
+        await heartbeat.remove(id)
+        await registry.close(id)
     }
 
     /// Answers each message of session `id` until the page leaves, sends an oversize message

@@ -167,10 +167,12 @@ struct ServerTests {
         try await withServer { client in
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)
-                #expect(String(buffer: response.body).contains(#"new WebSocket(`ws://${location.host}/ws`)"#))
+                #expect(String(buffer: response.body).contains(#"<script src="/page.js"></script>"#))
             }
-            // The inspector panel's script and style, beside it.
+            // The page's script and style, and the inspector panel's, beside it.
             for (path, type, text) in [
+                ("/page.js", "text/javascript; charset=utf-8", #"new WebSocket(`ws://${location.host}/ws`)"#),
+                ("/page.css", "text/css; charset=utf-8", "#pin .dot"),
                 ("/inspector.js", "text/javascript; charset=utf-8", "const Inspector"),
                 ("/inspector.css", "text/css; charset=utf-8", "#inspector-body"),
             ] {

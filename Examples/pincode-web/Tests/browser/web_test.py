@@ -58,7 +58,9 @@ class WebDriver:
             time.sleep(0.1)
         options = {"binary": "/usr/bin/chromium",
                    "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1440,1000"]}
-        capabilities = {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}
+        # The console's messages are kept: a Content-Security-Policy violation is reported there.
+        capabilities = {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options,
+                                        "goog:loggingPrefs": {"browser": "ALL"}}}
         self.session = self.call("POST", "/session", {"capabilities": capabilities})["sessionId"]
 
     def call(self, method, path, body=None):
@@ -119,6 +121,10 @@ class WebDriver:
                 raise AssertionError(f"{what}: `{expression}` stayed false for {timeout} s; page:\n{state}")
             time.sleep(0.05)
         check(True, what)
+
+    def console(self):
+        """The browser console's messages since the last call (chromedriver's log endpoint)."""
+        return [entry["message"] for entry in self.do("POST", "/se/log", {"type": "browser"})]
 
     def quit(self):
         self.do("DELETE", "")
@@ -272,6 +278,10 @@ def play(driver, url):
         check(not same, f"an update re-sent unchanged properties {same}")
         model.update(message["changes"])
     check(max(len(m["changes"]) for m in messages[1:]) < len(model) / 2, "no update re-sends the page")
+
+    # The server's Content-Security-Policy allows everything the page does: no violation reported.
+    violations = [message for message in driver.console() if "Content Security Policy" in message]
+    check(not violations, f"the page breaks its Content-Security-Policy: {violations[:3]}")
 
 
 def main():
