@@ -1,5 +1,5 @@
 // How a binding's value reaches its property: the writer interface the apply loop calls, and
-// the key path writer every property can use.
+// the caller's accessor (one closure over one evaluation of the key path) every property can use.
 
 /// Writes a bound value to one property of one target: the value of a ``ValueBox`` (a rule's),
 /// or the default value of a ``TypedBinding``.
@@ -34,7 +34,7 @@ class AnyPropertyWriter {
 
     final let route: Route
 
-    /// A writer by address only (the direct access's), or one that writes with `set`.
+    /// A writer by address only (the direct access's), or one that writes with `access`.
     init(
         keyPath: AnyKeyPath, trivialCopy: TrivialCopy?, accessOffset: Int? = nil, route: Route = .layout,
         access: @escaping PropertyAccessor = { _, _, _ in internalInconsistency("a writer by address") }
