@@ -89,7 +89,7 @@ struct InspectorTests {
         #expect(report.on("pin") == ["highlighted"] && report.changed("pin") == ["highlighted", "normal"])
         #expect(report.on("submit") == ["disabled"] && report.changed("submit") == [])
         #expect(report.bitsOn == ["highlighted"] && report.bitsChanged == ["normal", "highlighted"])
-        #expect(try report.rules(of: "pin.dots.0.borderColor", .winner) == ["containing(highlighted) @999"])
+        #expect(try report.rules(of: "pin.dots.0.borderColor", .winner) == ["containing(highlighted) @997"])
         // Released, it has the focus: its dots stay highlighted (nothing changed for them).
         try page.pointer("pin", "up", 20)
         report = try page.report
