@@ -100,7 +100,8 @@ struct ComputedValueTests {
     /// The closure runs while the resolver applies, and may call back as a setter may.
     @Test func theClosureMayBindValues() throws {
         let resolver = StateResolver(), target = Target()
-        try resolver.setValue(for: \.tint, of: target) { state in
+        // The resolver keeps the closure: the closure keeps the resolver unowned, or both leak.
+        try resolver.setValue(for: \.tint, of: target) { [unowned resolver] state in
             if state.contains(.selected) { try? resolver.setValue(7, for: \.size, of: target, when: .containing(.selected)) }
             return state.contains(.selected) ? "on" : "off"
         }

@@ -67,6 +67,9 @@ extension StateResolver {
     /// results. Values bound with ``setValue(_:for:of:when:)`` compete with the closure's by
     /// priority. ``explain(_:of:in:)`` shows the closure as one rule, `custom("(state) -> value")`.
     /// The closure runs while the resolver applies a state, and may call back as a setter may.
+    /// The resolver keeps the closure until it is replaced or its values are removed: a closure
+    /// that refers to the resolver (or to the control that owns it) captures it `unowned` or
+    /// `weak`, or the two keep each other alive.
     ///
     /// - Throws: ``ResolverError/outOfMemory`` or another ``ResolverError``.
     /// - Complexity: a bind per distinct state applied, the first time it is; then, as any
