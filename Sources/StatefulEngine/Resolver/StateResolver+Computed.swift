@@ -26,8 +26,7 @@ final class ComputedValues {
 
     /// Whether `descriptor` is one of the rules this record bound.
     func owns(_ descriptor: StateDescriptor) -> Bool {
-        descriptor.priority == priority.rawValue && descriptor == .exactly(descriptor.state, priority: priority)
-            && states.contains(descriptor.state)
+        descriptor == .exactly(descriptor.state, priority: priority) && states.contains(descriptor.state)
     }
 
     /// The one descriptor ``StateResolver/explain(_:of:in:)`` shows for the closure.
@@ -91,9 +90,7 @@ extension StateResolver {
         checkNotEvaluating("setValue(for:of:priority:_:)")
         let keyPath = accessors.keyPath
         // The earlier closure's results go: a rebind starts from no state computed.
-        if let bound = existingTarget(target), let binding = bindings[Self.key(bound.id, keyPaths.id(keyPath, of: target))],
-            let earlier = computedValues(of: binding)
-        {
+        if let binding = binding(keyPath, of: target), let earlier = computedValues(of: binding) {
             computed[binding.key] = nil
             for state in earlier.states { removeValue(for: keyPath, of: target, when: .exactly(state, priority: earlier.priority)) }
         }
@@ -103,8 +100,7 @@ extension StateResolver {
                 when: .exactly(state, priority: priority))
         }
         try bind(self, target, appliedState)
-        guard let bound = existingTarget(target), let binding = bindings[Self.key(bound.id, keyPaths.id(keyPath, of: target))]
-        else { return }  // user code removed it meanwhile
+        guard let binding = binding(keyPath, of: target) else { return }  // user code removed it meanwhile
         let record = ComputedValues(binding: binding, priority: priority, bind: bind) { ValueBox(resolve($0)) }
         record.states.insert(appliedState)
         computed[binding.key] = record
