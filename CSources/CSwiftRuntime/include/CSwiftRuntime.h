@@ -25,6 +25,9 @@ bool swift_isDeallocating(void *object);
 /// reference keeps it so). What a weak reference's load does, without the weak reference.
 void *swift_tryRetain(void *object);
 
+/// Releases a strong reference (the runtime's swift_release).
+void swift_release(void *object);
+
 
 /// Swift's dynamic exclusivity check (the runtime's swift_beginAccess, which compiled code calls
 /// before it accesses a class's stored property): `flags` 1 is a modification; without the
@@ -83,6 +86,44 @@ static inline bool swiftrt_is_deallocating(void *object) {
         return (__atomic_load_n(&sideTable[2], __ATOMIC_RELAXED) >> 32) & 1;
     }
     return swift_isDeallocating(object);
+}
+
+/// The object's strong reference count, as the runtime reports it (for the start-up check).
+uintptr_t swift_retainCount(void *object);
+
+/// The word of an object's reference counts (see swiftrt_is_deallocating).
+static inline unsigned long long *swiftrt_counts(void *object) {
+    return (unsigned long long *)((char *)object + sizeof(void *));
+}
+
+/// swift_tryRetain without the call where the counts are inline (bit 63 clear): unless the
+/// deiniting flag (bit 32) is set, the strong extra count (bits 33 to 62) goes up by one in a
+/// compare-and-swap, as the runtime's own fast path does. A side table, an immortal object or a
+/// count at its limit ask the runtime. Returns whether it took the reference. Checked at
+/// start-up (DirectAccessSelfCheck).
+static inline bool swiftrt_try_retain(void *object) {
+    unsigned long long *counts = swiftrt_counts(object);
+    unsigned long long bits = __atomic_load_n(counts, __ATOMIC_RELAXED);
+    for (;;) {
+        if ((bits >> 63) || ((bits + (1ull << 33)) >> 63)) return swift_tryRetain(object) != (void *)0;
+        if ((bits >> 32) & 1) return false;
+        if (__atomic_compare_exchange_n(counts, &bits, bits + (1ull << 33), true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            return true;
+    }
+}
+
+/// swift_release without the call where the counts are inline and the reference is not the
+/// last (strong extra count above zero): the count goes down by one in a compare-and-swap with
+/// release ordering, as the runtime's does. The last reference (its release deinitialises the
+/// object), a side table or an immortal object go to the runtime. Checked at start-up.
+static inline void swiftrt_release(void *object) {
+    unsigned long long *counts = swiftrt_counts(object);
+    unsigned long long bits = __atomic_load_n(counts, __ATOMIC_RELAXED);
+    for (;;) {
+        if ((bits >> 63) || (bits >> 33) == 0) return swift_release(object);
+        if (__atomic_compare_exchange_n(counts, &bits, bits - (1ull << 33), true, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+            return;
+    }
 }
 
 /// Calls a key path's getter thunk (a computed component's getter, see BoolPropertyReader in

@@ -99,6 +99,16 @@ class BoundTarget {
         #endif
     }
 
+    /// Releases the reference ``retainIfAlive(_:)`` took.
+    @inline(__always)
+    static func release(_ address: UnsafeMutableRawPointer) {
+        #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
+            StatefulEngine.release(address)
+        #else
+            internalInconsistency("BoundTarget: reference counts read where the direct access is not compiled")
+        #endif
+    }
+
     /// `address` while the object there lives, read from its reference counts (the direct
     /// access): for a record's address, which keeps the object's memory.
     @inline(__always)

@@ -149,9 +149,9 @@ extension StateResolver {
     /// slab (the writer copies it before any user code runs). The target is held through the
     /// write: with the direct access (`direct`, the target's
     /// ``BoundTarget/readsReferenceCounts``) by a reference taken unless its deinitialisation has
-    /// begun — or, for a target whose `deinit` runs on the main actor as this resolver does
-    /// (``BoundTarget/reportsLifetime``), checked not to have begun and retained around a write
-    /// that runs user code; with the portable access by the reference its weak load made, or,
+    /// begun — or, for a write that runs no user code to a target whose `deinit` runs on the main
+    /// actor as this resolver does (``BoundTarget/reportsLifetime``), checked not to have begun;
+    /// with the portable access by the reference its weak load made, or,
     /// for a target that reports its lifetime, retained here — unless it is at `caller`, the
     /// object whose method applies (see ``apply(_:calledBy:)``), which holds itself.
     ///
@@ -188,15 +188,15 @@ extension StateResolver {
         let target = binding.target
         if direct {
             // The object is held through the write: by the applying control's method when it is
-            // that control; else by a reference taken only if its deinit has not begun — or, when
-            // its deinit runs where this resolver runs (a view of a control), checked not to have
-            // begun, and retained around a write that runs user code (a setter, the old value's
-            // deinit), which may let go of every other reference to it.
-            let address = target.address, writer = binding.writer
-            let isHeld = address == caller, runsOnThisActor = target.reportsLifetime
+            // that control; by this actor when its deinit runs where this resolver runs (a view
+            // of a control) and the write runs no user code, which could let go of every other
+            // reference to it (checked not to have begun); else by a reference taken only if its
+            // deinit has not begun.
+            let address = target.address, writer = binding.writer, trivialCopy = writer.trivialCopy
+            let takesReference = address != caller && !(target.reportsLifetime && trivialCopy != nil)
             guard
-                isHeld || runsOnThisActor
-                    ? BoundTarget.liveAddressByReferenceCounts(address) != nil : BoundTarget.retainIfAlive(address)
+                takesReference
+                    ? BoundTarget.retainIfAlive(address) : BoundTarget.liveAddressByReferenceCounts(address) != nil
             else {
                 purge(target)
                 return false
@@ -204,14 +204,12 @@ extension StateResolver {
             // First: a setter that calls back sees the value being written as written.
             binding.writtenVersion = version
             if checksAccesses { writer.checkAccess(address) }
-            if let trivialCopy = writer.trivialCopy {
+            if let trivialCopy {
                 trivialCopy.write(address, source)  // no user code
-                if !isHeld && !runsOnThisActor { Unmanaged<AnyObject>.fromOpaque(address).release() }
             } else {
-                if !isHeld && runsOnThisActor { _ = Unmanaged<AnyObject>.fromOpaque(address).retain() }
                 writer.write(address, source)
-                if !isHeld { Unmanaged<AnyObject>.fromOpaque(address).release() }
             }
+            if takesReference { BoundTarget.release(address) }
         } else if target.reportsLifetime {
             guard target.lifetimeHasNotEnded else {
                 purge(target)

@@ -177,7 +177,11 @@
     /// Takes a strong reference to the object at `address` unless its deinitialisation has begun;
     /// returns whether it did. Its memory must still be allocated (see ``BoundTarget``).
     @inline(__always)
-    func tryRetain(_ address: UnsafeMutableRawPointer) -> Bool { swift_tryRetain(address) != nil }
+    func tryRetain(_ address: UnsafeMutableRawPointer) -> Bool { swiftrt_try_retain(address) }
+
+    /// Releases a strong reference to the object at `address` (taken by ``tryRetain(_:)``).
+    @inline(__always)
+    func release(_ address: UnsafeMutableRawPointer) { swiftrt_release(address) }
 
     /// Stops the program, with Swift's message, when an access to the class stored property at
     /// `address` is in progress: the check an assignment makes before it stores (see

@@ -22,7 +22,8 @@
             case setterThunks = "a setter thunk call is a key path write, observers included"
             case getterThunks = "a getter thunk call is a key path read"
             case vtableResolution = "an override is found through the vtable"
-            case liveness = "the reference counts say what swift_isDeallocating says, and swift_tryRetain agrees"
+            case liveness =
+                "the reference counts say what swift_isDeallocating says, and a reference taken and released there is the runtime's"
             case accessRecords = "the runtime's records of tracked accesses are read as a list"
         }
 
@@ -239,10 +240,16 @@
 
             mutating func checkLiveness() {
                 /// What the reference counts, the runtime and a strong reference attempt say of the
-                /// object at an address: (deallocating, deallocating, retained).
+                /// object at an address: (deallocating, deallocating, retained). A reference taken
+                /// must raise the runtime's count by one, and its release lower it back.
                 func liveness(_ address: UnsafeMutableRawPointer) -> (direct: Bool, runtime: Bool, retained: Bool) {
-                    let retained = tryRetain(address)
-                    if retained { Unmanaged<AnyObject>.fromOpaque(address).release() }
+                    let before = swift_retainCount(address)
+                    var retained = tryRetain(address)
+                    if retained {
+                        retained = swift_retainCount(address) == before + 1
+                        release(address)
+                        retained = retained && swift_retainCount(address) == before
+                    }
                     return (isDeallocating(address), swift_isDeallocating(address), retained)
                 }
                 nonisolated(unsafe) var inDeinit: (direct: Bool, runtime: Bool, retained: Bool)?
