@@ -8,6 +8,13 @@
     import CSwiftRuntime
     import Glibc
 
+    /// An object whose stored property an `inout` argument accesses, and a call during the
+    /// access that the optimiser cannot see through: the access stays tracked in every build.
+    final class AccessHolder: @unchecked Sendable { var value = 0 }
+    let accessHolder = AccessHolder()
+    nonisolated(unsafe) var probeAccesses: () -> Bool = { accessesInProgress() }
+    @inline(never) func callDuringAnAccess(_ value: inout Int) -> Bool { probeAccesses() }
+
     @Suite("The direct property access", .enabled(if: PropertyAccess.current == .direct, "this process uses the portable access"))
     struct DirectAccessTests {
         /// A class others derive from: its properties are stored in place only when `final` (an
@@ -151,6 +158,38 @@
             #expect(isDeallocating(address) == swift_isDeallocating(address))
             probe = nil
             #expect(seenInDeinit == true && weakProbe == nil)
+        }
+
+        /// A reference taken and released on the counts inline (or by the runtime, with a side
+        /// table) moves the runtime's own count; none is taken once deinitialisation began.
+        @Test(arguments: [false, true])
+        func referencesTakenAndReleasedAreTheRuntimes(weaklyReferenced: Bool) {
+            final class RetainProbe {
+                var onDeinit: (UnsafeMutableRawPointer) -> Void = { _ in }
+                deinit { onDeinit(Unmanaged.passUnretained(self).toOpaque()) }
+            }
+            nonisolated(unsafe) var takenInDeinit: Bool?
+            var probe: RetainProbe? = RetainProbe()
+            probe!.onDeinit = { takenInDeinit = tryRetain($0) }
+            weak var weakProbe: RetainProbe?
+            if weaklyReferenced { weakProbe = probe }
+            let address = Unmanaged.passUnretained(probe!).toOpaque()
+            let count = swift_retainCount(address)
+            for _ in 0..<3 { #expect(tryRetain(address)) }
+            #expect(swift_retainCount(address) == count + 3)
+            for _ in 0..<3 { release(address) }
+            #expect(swift_retainCount(address) == count)
+            probe = nil
+            #expect(takenInDeinit == false && weakProbe == nil)
+        }
+
+        /// The runtime's list of this thread's tracked accesses is found, and read: an access in
+        /// progress here (an `inout` argument of a class's stored property), none after it.
+        @Test func theAccessListIsFoundAndRead() {
+            #expect(swiftrt_find_access_list() && swiftrt_access_list_found())
+            #expect(!accessesInProgress())
+            #expect(callDuringAnAccess(&accessHolder.value))
+            #expect(!accessesInProgress())
         }
 
         /// The property `keyPath` leads to from a `Derived`.

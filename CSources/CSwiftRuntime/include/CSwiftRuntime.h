@@ -47,15 +47,40 @@ static inline void swiftrt_check_modify_access(void *address) {
     swift_beginAccess(address, record, 1, (void *)0);
 }
 
+/// Where a thread-local variable lies: its module's TLS block and the offset in it (glibc's
+/// tls_index, which __tls_get_addr takes).
+typedef struct {
+    unsigned long module;
+    unsigned long offset;
+} swiftrt_tls_index;
+
+/// glibc's lookup of a thread-local variable's address in the calling thread.
+void *__tls_get_addr(swiftrt_tls_index *index);
+
+/// Where the runtime keeps this thread's list of tracked accesses (its AccessSet: the newest
+/// record's address, NULL when none), found by swiftrt_find_access_list; module 0 until then,
+/// or when it was not found.
+extern swiftrt_tls_index swiftrt_access_list;
+
+/// Finds swiftrt_access_list: the one word of a module's static TLS block that holds the record
+/// of each tracked access begun here while it lasts, and the one before once it ends. Returns
+/// whether it found exactly one. Called once, by the start-up check (DirectAccessSelfCheck).
+bool swiftrt_find_access_list(void);
+
+/// Whether swiftrt_access_list was found (for tests).
+static inline bool swiftrt_access_list_found(void) { return swiftrt_access_list.module != 0; }
+
 /// Whether this thread has an access in progress that Swift tracks (an `inout` argument, a
 /// mutating method on a class's stored property, …): none, and a write needs no
 /// swift_beginAccess check until code that could begin one runs and returns with it open, which
-/// Swift's scoped accesses never do. Read from the record of a tracked access begun and ended
-/// here: the runtime keeps this thread's tracked accesses as a list of these records, newest
-/// first, each three words — the address, the pc, and the next record's address with the
-/// access's action in bit 0 (the runtime's Exclusivity.cpp, `Access`). With exclusivity checking
-/// turned off the record stays zero: no access. Checked at start-up (DirectAccessSelfCheck).
+/// Swift's scoped accesses never do. Read from the runtime's list where it was found; else from
+/// the record of a tracked access begun and ended here: the runtime keeps this thread's tracked
+/// accesses as a list of these records, newest first, each three words — the address, the pc,
+/// and the next record's address with the access's action in bit 0 (the runtime's
+/// Exclusivity.cpp, `Access`). With exclusivity checking turned off the record stays zero: no
+/// access. Both are checked at start-up (DirectAccessSelfCheck).
 static inline bool swiftrt_accesses_in_progress(void) {
+    if (swiftrt_access_list.module) return *(void *const *)__tls_get_addr(&swiftrt_access_list) != (void *)0;
     static char probe;
     void *record[3] = {0, 0, 0};
     swift_beginAccess(&probe, record, 0x21, (void *)0); /* a modification, tracked */

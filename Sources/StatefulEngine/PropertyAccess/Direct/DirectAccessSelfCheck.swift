@@ -209,8 +209,10 @@
             }
 
             /// Two tracked accesses begun here: the newer's record names the older's as next, and
-            /// the probe sees an access in progress while they last, and what it saw before after.
+            /// the probe — from the runtime's list where it is found, else from a record — sees
+            /// an access in progress while they last, and what it saw before after.
             mutating func checkAccessRecords() {
+                let listFound = swiftrt_find_access_list()
                 let before = accessesInProgress()
                 var first: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) = (nil, nil, nil)
                 var second = first
@@ -235,7 +237,7 @@
                 }
                 _ = expect(
                     .accessRecords, seen && linked && after == before,
-                    "in progress \(seen), linked \(linked), after \(after) (before \(before))")
+                    "in progress \(seen), linked \(linked), after \(after) (before \(before)), list found \(listFound)")
             }
 
             mutating func checkLiveness() {
