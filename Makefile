@@ -148,7 +148,7 @@ bench-ir: deps ## Instructions per iteration of the hot paths, under valgrind ca
 	strip --strip-debug -o .build/resolver-bench-ir $(BENCH)/.build/release/resolver-bench
 	scripts/bench-ir.sh .build/resolver-bench-ir $(IR_ITERATIONS) "$(IR_LOOPS)" "$(IR_PORTABLE_LOOPS)"
 
-docs: deps ## Build the DocC documentation, one archive per module, into .build/docs/<module>
+docs: deps ## Build the DocC documentation, one archive per module, into .build/docs/<module>; fails on any DocC warning (a make check step)
 	SWIFT=$(SWIFT) DOCC=$(DOCC) scripts/docs.sh
 
 format: ## Format the Swift sources with swift format (the toolchain's; .swift-format)
@@ -161,7 +161,7 @@ clean: ## Remove build products
 # make check: everything beyond make test (CI runs it after make test)
 # ---------------------------------------------------------------------------------------------
 
-check: lint clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test web-soak sanitize ## Everything beyond make test: the formatting and the bench chart generator, clients, the portable property access, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser and under a connection soak, sanitizers
+check: lint docs clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test web-soak sanitize ## Everything beyond make test: the formatting and the bench chart generator, the DocC documentation with no warning, clients, the portable property access, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser and under a connection soak, sanitizers
 
 lint: ## Check that the Swift sources are formatted as make format leaves them; test the bench chart generator
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
