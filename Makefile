@@ -168,7 +168,7 @@ lint: ## Check that the Swift sources are formatted as make format leaves them; 
 	@$(ENSURE) python3 python3
 	python3 scripts/test_bench_charts.py
 
-clients: deps ## Throwaway client packages: the engine alone off the main thread; a client resolves no other package
+clients: deps ## Throwaway client packages: the engine alone off the main thread; a client resolves no other package; docs/install.md's snippet built and run
 	SWIFT=$(SWIFT) Tests/Clients/check-clients.sh
 
 portable: deps ## The test suites with the portable property access: STATEFULCONTROLS_PORTABLE=1, the direct access compiled out, and both accesses optimised
