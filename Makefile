@@ -17,8 +17,13 @@ ENSURE := scripts/ensure-package.sh
 DEMO := Examples/pincode-demo
 WEB := Examples/pincode-web
 BENCH := Benchmarks
-# make bench's charts (scripts/bench-charts.py), committed and shown in BENCHMARKS.md.
-BENCH_CHARTS := docs/bench
+# make bench's charts (scripts/bench-charts.py) of its run and of the last make bench-ir run's
+# counts: drawn under .build (any run, quick ones too); the committed ones, shown in
+# BENCHMARKS.md, are redrawn by make bench-charts only.
+BENCH_JSON := $(BENCH)/.build/bench.json
+BENCH_IR_TSV := .build/bench-ir.tsv
+BENCH_CHARTS := .build/bench
+COMMITTED_CHARTS := docs/bench
 # The committed screenshot (the README's) is refreshed by make web-test SCREENSHOT=$(WEB)/screenshot.png.
 SCREENSHOT ?= $(WEB)/.build/screenshot.png
 
@@ -90,7 +95,7 @@ WEB_CLONE_NAME_CHECK = @if [ "$$(basename "$(CURDIR)" | tr A-Z a-z)" = pincode-w
 	  echo "make: this clone's directory is named like Examples/pincode-web, and SwiftPM identifies a package by its directory name: clone into a directory of another name"; exit 1; fi
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test demo web bench bench-ir docs format clean \
+.PHONY: help deps build test demo web bench bench-charts bench-ir docs format clean \
         check lint clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test web-soak sanitize
 
 # ---------------------------------------------------------------------------------------------
@@ -120,22 +125,30 @@ web: deps ## Serve the web front end on 127.0.0.1:8080 and print its URL (ARGS="
 	$(SWIFT) build --package-path $(WEB) --product pincode-web
 	$(WEB)/.build/debug/pincode-web $(ARGS)
 
-bench: deps ## Run resolver-bench in release mode (ARGS="--quick", "--scenario resolve", ...), then draw its SVG charts into docs/bench
+bench: deps ## Run resolver-bench in release mode (ARGS="--quick", "--scenario resolve", ...), then draw its SVG charts into .build/bench
 	$(SWIFT) build --package-path $(BENCH) -c release --product resolver-bench
-	$(BENCH)/.build/release/resolver-bench --json $(BENCH)/.build/bench.json $(ARGS)
+	$(BENCH)/.build/release/resolver-bench --json $(BENCH_JSON) $(ARGS)
 	@$(ENSURE) python3 python3
-	python3 scripts/bench-charts.py $(BENCH)/.build/bench.json $(BENCH_CHARTS)
+	python3 scripts/bench-charts.py $(BENCH_JSON) $(BENCH_CHARTS) --instructions $(BENCH_IR_TSV)
+
+# Draws from the runs already made: a full make bench and make bench-ir of the code committed.
+bench-charts: ## Redraw the committed charts (docs/bench) from the last make bench and make bench-ir runs; fails when a chart lacks its data
+	@$(ENSURE) python3 python3
+	@[ -f $(BENCH_JSON) ] || { echo "make bench-charts: no $(BENCH_JSON): run make bench first"; exit 1; }
+	@[ -f $(BENCH_IR_TSV) ] || { echo "make bench-charts: no $(BENCH_IR_TSV): run make bench-ir first"; exit 1; }
+	@grep -q '"mode" : "full"' $(BENCH_JSON) || echo "make bench-charts: warning: $(BENCH_JSON) is not a full run's (ARGS=--quick?): commit charts of a full run"
+	python3 scripts/bench-charts.py $(BENCH_JSON) $(COMMITTED_CHARTS) --instructions $(BENCH_IR_TSV) --require-all
 
 # valgrind 3.19 cannot read the DWARF Swift emits: the binary it runs is stripped of debug info
 # (symbols stay, so --toggle-collect finds bench_ir_region, the only region counted).
-bench-ir: deps ## Instructions per iteration of the hot paths, under valgrind callgrind
+bench-ir: deps ## Instructions per iteration of the hot paths, under valgrind callgrind (and .build/bench-ir.tsv for the charts)
 	@$(ENSURE) valgrind valgrind
 	$(SWIFT) build --package-path $(BENCH) -c release --product resolver-bench
 	@mkdir -p .build
 	strip --strip-debug -o .build/resolver-bench-ir $(BENCH)/.build/release/resolver-bench
 	scripts/bench-ir.sh .build/resolver-bench-ir $(IR_ITERATIONS) "$(IR_LOOPS)" "$(IR_PORTABLE_LOOPS)"
 
-docs: deps ## Build the DocC documentation, one archive per module, into .build/docs/<module>
+docs: deps ## Build the DocC documentation, one archive per module, into .build/docs/<module>; fails on any DocC warning (a make check step)
 	SWIFT=$(SWIFT) DOCC=$(DOCC) scripts/docs.sh
 
 format: ## Format the Swift sources with swift format (the toolchain's; .swift-format)
@@ -148,14 +161,14 @@ clean: ## Remove build products
 # make check: everything beyond make test (CI runs it after make test)
 # ---------------------------------------------------------------------------------------------
 
-check: lint clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test web-soak sanitize ## Everything beyond make test: the formatting and the bench chart generator, clients, the portable property access, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser and under a connection soak, sanitizers
+check: lint docs clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test web-soak sanitize ## Everything beyond make test: the formatting and the bench chart generator, the DocC documentation with no warning, clients, the portable property access, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser and under a connection soak, sanitizers
 
 lint: ## Check that the Swift sources are formatted as make format leaves them; test the bench chart generator
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
 	@$(ENSURE) python3 python3
 	python3 scripts/test_bench_charts.py
 
-clients: deps ## Throwaway client packages: the engine alone off the main thread; a client resolves no other package
+clients: deps ## Throwaway client packages: the engine alone off the main thread; a client resolves no other package; docs/install.md's snippet built and run
 	SWIFT=$(SWIFT) Tests/Clients/check-clients.sh
 
 portable: deps ## The test suites with the portable property access: STATEFULCONTROLS_PORTABLE=1, the direct access compiled out, and both accesses optimised

@@ -7,6 +7,13 @@
 # binary lists (--list-rule-counts): the by-slot goals hold at every one (warm-resolve-slot-R over
 # android-R and over precomputed-R).
 #
+# Beside the text it prints (and bench-ir.txt), it writes bench-ir.tsv next to BINARY for
+# scripts/bench-charts.py, tab-separated, one record a line, its kind first:
+#   run    DATE (UTC, ISO 8601)  ITERATIONS
+#   count  LABEL  INSTRUCTIONS_PER_ITERATION  ITERATIONS  HEAP_ALLOCATIONS_PER_ITERATION
+#   goal   NAME   LOOP  REFERENCE_LOOP  AT_MOST      (LOOP's count ÷ REFERENCE_LOOP's, at most AT_MOST)
+# so that the charts take the goals from here rather than keep a second copy of them.
+#
 # usage: scripts/bench-ir.sh BINARY ITERATIONS "LOOPS" "PORTABLE_LOOPS"
 set -euo pipefail
 binary=$1 iterations=$2 loops=$3 portable_loops=$4
@@ -31,11 +38,14 @@ count() {  # count LABEL LOOP [ENVIRONMENT...]
       | awk -v mallocs="$out/mallocs.$label" '/^heap allocations:/ {print $3 > mallocs} /^iterations:/ {print $2}')
   [ -n "$n" ] || { echo "bench-ir: $loop did not run" >&2; exit 1; }
   awk -v label="$label" -v n="$n" '/^summary:/ {printf "  %-40s %14.1f  (%d iterations)\n", label, $2 / n, n}' "$file" | tee -a "$out/bench-ir.txt"
+  awk -v label="$label" -v n="$n" -v mallocs="$(cat "$out/mallocs.$label" 2>/dev/null)" \
+    '/^summary:/ {printf "count\t%s\t%.1f\t%d\t%s\n", label, $2 / n, n, mallocs == "" ? "" : sprintf("%.2f", mallocs / n)}' "$file" >>"$out/bench-ir.tsv"
 }
 
 # goal NAME LOOP REFERENCE_LOOP AT_MOST: LOOP's count over REFERENCE_LOOP's, met when at most AT_MOST.
 # A label with a suffix is named with it: "update-baseline-control (portable)".
 goal() {
+  printf 'goal\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$out/bench-ir.tsv"
   awk -v name="$1" -v loop="$2" -v reference="$3" -v limit="$4" '
     { label = $1; count = $2 }
     $2 ~ /^\(/ { label = $1 " " $2; count = $3 }
@@ -112,7 +122,8 @@ observation() {
     }'
 }
 
-rm -f "$out/bench-ir.txt"
+rm -f "$out/bench-ir.txt" "$out/mallocs."*
+printf 'run\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$iterations" >"$out/bench-ir.tsv"
 echo "instructions per iteration, counted inside bench_ir_region only:"
 for loop in $(each_count "$loops"); do count "$loop" "$loop"; done
 for loop in $portable_loops; do count "$loop (portable)" "$loop" STATEFULCONTROLS_PORTABLE=1; done

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Two throwaway client packages, made in a temporary folder, depending on this package by path:
+# Three throwaway client packages, made in a temporary folder, depending on this package by path:
 #  - one on the StatefulEngine product alone, which builds and resolves values on a thread that
 #    is not the main thread;
 #  - one on StatefulControls, whose resolved graph must hold no package but this one, and in
-#    which a factor registered through its property does not compile.
+#    which a factor registered through its property does not compile;
+#  - docs/install.md's: its Package.swift and main.swift as the page shows them, the package's
+#    URL replaced by a path to this clone (there is no network), built and run.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 swift="${SWIFT:-swift}"
@@ -78,4 +80,28 @@ if log="$("$swift" build --package-path "$work/app-client" 2>&1)"; then
     echo "register(on, for: \.isOn) compiled"; exit 1
 fi
 grep -q 'register(state, for: \$isOn)' <<<"$log" || { echo "$log" | tail -20; echo "the compiler's message does not name \$isOn"; exit 1; }
+# snippet FILE: the swift code block that follows docs/install.md's marker for FILE.
+snippet() {
+    awk -v marker="<!-- make clients: $1 -->" '
+        $0 == marker { found = 1; next }
+        found && /^```swift$/ { inside = 1; next }
+        inside && /^```$/ { exit }
+        inside { print }' "$root/docs/install.md"
+}
+echo "docs/install.md's client: build and run"
+url='.package(url: "https://github.com/statefulcontrols/StatefulControls.git", from: "0.1.0")'
+manifest="$(snippet Package.swift)"
+main="$(snippet Sources/MyApp/main.swift)"
+grep -qF "$url" <<<"$manifest" || { echo "docs/install.md's Package.swift does not depend on $url"; exit 1; }
+[ -n "$main" ] || { echo "docs/install.md has no Sources/MyApp/main.swift"; exit 1; }
+# A path dependency is named after its folder: a link named as the package is.
+ln -s "$root" "$work/StatefulControls"
+mkdir -p "$work/install-client/Sources/MyApp"
+by_path='.package(path: "../StatefulControls")'
+echo "${manifest/"$url"/"$by_path"}" >"$work/install-client/Package.swift"
+echo "$main" >"$work/install-client/Sources/MyApp/main.swift"
+"$swift" build --package-path "$work/install-client" -q
+output="$("$work/install-client/.build/debug/MyApp")"
+echo "  $output"
+[ "$output" = "Switch: off, on, disabled, off" ] || { echo "docs/install.md's client printed something else"; exit 1; }
 echo "clients: ok"

@@ -57,7 +57,7 @@ extension Control {
     /// ```
     ///
     /// Binding a closure again replaces the earlier one and forgets its results; values bound
-    /// with ``setValue(_:for:of:when:)`` compete with it by priority; ``explain(_:of:in:)``
+    /// with ``setValue(_:for:of:when:)`` compete with it by priority; ``explain(_:of:)``
     /// shows it as one rule. The control keeps the closure: a closure that refers to the control
     /// captures it `unowned` or `weak`. Stops the program, with a message, if the resolver runs
     /// out of memory or of ids, as ``setValue(_:for:of:when:)`` does.
