@@ -26,17 +26,33 @@ internal import CStateResolver
 ///
 /// Sharing is for resolvers used from one isolation domain, as a control's are (the main
 /// actor): a shared table's caches change as any of its resolvers resolves.
+/// What reads a table's last diff in place (a resolver's apply): told to copy what it has not
+/// read yet before a call frees it.
+protocol DiffReader: AnyObject {
+    /// Goes on with a copy of the changes not read yet.
+    func detachDiff()
+}
+
+extension Unmanaged<AnyObject> {
+    /// Tells the ``DiffReader`` this is to detach (see ``RuleTable/diffReader``).
+    func detachDiff() {
+        guard let reader = takeUnretainedValue() as? any DiffReader else { internalInconsistency("a diff reader that cannot detach") }
+        reader.detachDiff()
+    }
+}
+
 final class RuleTable {
     let table: OpaquePointer
     /// The values of the rules, accessed in place (see ``StateResolver``).
     @exclusivity(unchecked) var slab = ValueSlab()
     /// The binds that made the table while it can be shared; nil once it is a resolver's own.
     @exclusivity(unchecked) private(set) var history: BindHistory?
-    /// The resolver whose apply reads the table's last diff in place, if one does: the diff
-    /// another resolver's next `csr_diff` (or a cache release) may free, so that one detaches
+    /// What reads the table's last diff in place, if anything does (a resolver's apply): the
+    /// diff another reader's next `csr_diff` (or a cache release) may free, so that one detaches
     /// it first (see ``StateResolver/detachDiffReader()``). Cleared when the apply ends or
-    /// detaches. Unmanaged: compared and used without a retain, on the apply's path.
-    @exclusivity(unchecked) var diffReader: Unmanaged<StateResolver>?
+    /// detaches, so it never outlives its reader. Unmanaged: compared without a retain, on the
+    /// apply's path.
+    @exclusivity(unchecked) var diffReader: Unmanaged<AnyObject>?
 
     /// The most binds a shared table is made of: a resolver that binds more has a table of its
     /// own, whose binds are not recorded (a control with a thousand bindings is one of a kind).

@@ -122,7 +122,7 @@ extension StateResolver {
         var pointer: UnsafePointer<csr_change>?
         var count = 0
         // On shared rules, another resolver's apply may be reading the diff this one frees.
-        if let reader = rules.diffReader, !isSelf(reader) { reader._withUnsafeGuaranteedRef { $0.applying.pending.detach() } }
+        if let reader = rules.diffReader, !isSelf(reader) { reader.detachDiff() }
         let status = evaluating { csr_diff(table, tableState(from), tableState(to), &pointer, &count) }
         if status == CSR_OK {
             rules.diffReader = Unmanaged.passUnretained(self)

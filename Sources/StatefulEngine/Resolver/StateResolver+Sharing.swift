@@ -105,12 +105,16 @@ extension StateResolver {
     func detachDiffReader() {
         applying.pending.detach()
         if let reader = rules.diffReader {
-            reader._withUnsafeGuaranteedRef { $0.applying.pending.detach() }
+            reader.detachDiff()
             rules.diffReader = nil
         }
     }
 
     /// Whether `reader` is this resolver, compared without a retain.
     @inline(__always)
-    func isSelf(_ reader: Unmanaged<StateResolver>?) -> Bool { reader?.toOpaque() == Unmanaged.passUnretained(self).toOpaque() }
+    func isSelf(_ reader: Unmanaged<AnyObject>?) -> Bool { reader?.toOpaque() == Unmanaged.passUnretained(self).toOpaque() }
+}
+
+extension StateResolver: DiffReader {
+    func detachDiff() { applying.pending.detach() }
 }
