@@ -29,8 +29,8 @@ public import Observation
 /// change in place reads the factor first, as any read does.)
 @MainActor
 open class Control: View, Observable {
-    // Each factor's `_modify` is spelled out: one shared subscript yielding through a second
-    // coroutine costs a form flip 178 more instructions (491 → 669, `make bench-ir`).
+    // Each factor's `_modify` is spelled out: one shared subscript would yield through a second
+    // coroutine on every factor change (BENCHMARKS.md, the form scenario).
 
     /// Whether the control is enabled; `false` adds ``ControlState/disabled`` to the state.
     /// A disabled control ignores touches; ``sendActions(for:)`` still delivers.

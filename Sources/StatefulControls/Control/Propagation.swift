@@ -45,8 +45,8 @@ final class Propagation {
             control.propagationEntry.leave()
             control.applyOwnState()
         }
-        // One queued control is the common case (a field enabling its button): removeLast is
-        // about half the instructions of removeAll(keepingCapacity:).
+        // One queued control is the common case (a field enabling its button): removeLast does
+        // less than removeAll(keepingCapacity:), which resets the whole buffer.
         if queue.count == 1 {
             queue.removeLast()
         } else {

@@ -55,7 +55,7 @@ public struct StateFactor<Value: Equatable> {
     /// state's bit first (no evaluation of it).
     ///
     /// Inlinable, so that where the control's class is known the storage key path folds into
-    /// a direct access (a key-path projection costs about a thousand instructions). Each
+    /// a direct access (a key-path projection walks the key path at each change). Each
     /// accessor uses the key path once: the optimizer folds only a single use.
     @inlinable
     public static subscript<Owner: Control>(

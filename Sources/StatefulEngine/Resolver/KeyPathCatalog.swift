@@ -4,8 +4,8 @@
 
 /// A key path object applied to targets of one class.
 ///
-/// Hashed and compared by the key path's identity: hashing a key path walks its components
-/// (about 500 instructions a bind), and a literal is one object every time it is evaluated.
+/// Hashed and compared by the key path's identity: hashing a key path walks its components at
+/// every bind, and a literal is one object every time it is evaluated.
 /// Equal key paths made as different objects are different keys (a resolver gives them one id
 /// through their property: see ``KeyPathIDs``).
 struct KeyPathFromClass: Hashable {

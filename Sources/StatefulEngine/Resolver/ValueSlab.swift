@@ -25,8 +25,7 @@ package class AnyValueBox {
 /// A value boxed with its static type, so a setter unboxes it without a dynamic cast.
 ///
 /// The binding entry points box where they are inlined, in the caller's code, where the box's
-/// type is known (a generic type's metadata looked up in unspecialised code costs about 330
-/// instructions).
+/// type is known (unspecialised code would look a generic type's metadata up at each bind).
 @usableFromInline
 package final class ValueBox<Value>: AnyValueBox {
     /// The value; `var` only so that the direct access can take its address (never set).
@@ -203,7 +202,7 @@ struct ValueSlab: ~Copyable {
         return entries
     }
 
-    /// Releases the values of entries ``removeAll(_:)`` returned, in order.
+    /// Releases the values of entries ``removeAll()`` returned, in order.
     ///
     /// - Complexity: O(*n*) in the entries.
     static func release(_ entries: [Entry]) {
@@ -248,8 +247,9 @@ struct ValueSlab: ~Copyable {
     func version(_ handle: csr_value) -> UInt64 { entries[Int(handle)].version }
 
     /// The entry's word at `handle`: the address of its box, borrowed — the slab keeps the box
-    /// alive until the table releases it and its resolver drains what it let go of (see ``PropertyWriter``
-    /// for why a write is done with it by then) — or an inline value's bytes.
+    /// alive until the table releases it and its resolver drains what it let go of (see
+    /// ``AnyPropertyWriter``: a writer copies the value before any user code runs) — or an
+    /// inline value's bytes.
     @inline(__always)
     func word(_ handle: csr_value) -> UInt64 { entries[Int(handle)].word }
 

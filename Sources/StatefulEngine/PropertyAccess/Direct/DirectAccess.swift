@@ -53,8 +53,8 @@
     /// Writes a value (see ``ValueSource``) to a stored property at its offset, or through a computed property's
     /// setter thunk, as the key path would.
     ///
-    /// A key path write through the standard library costs about 1,800 instructions and a heap
-    /// allocation. This writer costs neither where it applies:
+    /// A key path write through the standard library walks the key path and allocates. This
+    /// writer does neither where it applies:
     /// - a stored property of the target, or of a struct stored in it, without observers (the key
     ///   path reaches the storage directly): assigned at its offset — what the setter does; a
     ///   trivial value of 1, 2, 4 or 8 bytes is copied as bytes by the apply loop itself
