@@ -22,7 +22,7 @@ internal import CStateResolver
 /// rules, so priorities hold across them (see `PropertyPath` for how the property is found, and
 /// its one limit: an override reached through a later component of a path).
 ///
-/// Targets are not kept alive (nor referenced weakly, see `BoundTarget`). A target that is
+/// Targets are not kept alive (`BoundTarget` says how each property access knows they live). A target that is
 /// deallocated is skipped and its rules purged; a new object that happens to get the same
 /// address is a new target and never receives them.
 ///
