@@ -163,10 +163,11 @@ clean: ## Remove build products
 
 check: lint docs clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test web-soak sanitize ## Everything beyond make test: the formatting and the bench chart generator, the DocC documentation with no warning, clients, the portable property access, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser and under a connection soak, sanitizers
 
-lint: ## Check that the Swift sources are formatted as make format leaves them; test the bench chart generator
+lint: ## Check that the Swift sources are formatted as make format leaves them; test the bench chart generator; check README.md and BENCHMARKS.md's shape
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
 	@$(ENSURE) python3 python3
 	python3 scripts/test_bench_charts.py
+	python3 scripts/check_docs.py
 
 clients: deps ## Throwaway client packages: the engine alone off the main thread; a client resolves no other package; docs/install.md's snippet built and run
 	SWIFT=$(SWIFT) Tests/Clients/check-clients.sh
