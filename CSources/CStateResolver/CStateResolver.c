@@ -7,10 +7,10 @@
  * Why one unit rather than one per file. Built as one unit, every function compiles to the same
  * instructions as when the resolver was one file, and the files' shared functions stay static
  * (CSR_PRIVATE): the object exports the csr_ API alone, where separate units would export
- * `allocate`, `free_item` and the like to every program that links the library (hidden
+ * `mem_allocate`, `cache_free_item` and the like to every program that links the library (hidden
  * visibility does not keep them apart in a static link). Built as six units, make bench-ir
  * counted 877 instructions per state-change-10000-1pct iteration against 856 (+2.5 %; +3.2 %
- * before free_scratch moved into the header), because csr_diff then called index_find in
+ * before caches_free_scratch moved into the header), because csr_diff then called cache_find in
  * another unit instead of inlining it; the warm resolve loops were unchanged (144.5 and 81.5).
  * The unit checks (Tests/CResolverChecks/unit_resolver.c) include this file to reach the
  * static helpers.

@@ -183,7 +183,7 @@ typedef struct recent_diff {
 
 /* The caches' bookkeeping: the index and the CLOCK ring of the cached items, the memory they
  * take, the `recent` arrays in front of them, and a diff result held outside the budget.
- * Allocated with the first item cached or diff result held (ensure_caches, cache_index.c), and
+ * Allocated with the first item cached or diff result held (cache_ensure, cache_index.c), and
  * kept until the table is destroyed or its caches released (csr_release_cache); without it the
  * table points to NO_CACHES, read-only, which holds no item and whose `recent` arrays are empty
  * placeholders (recent.c), so that reads need no NULL check. A table that is only bound, never
@@ -244,7 +244,7 @@ struct csr_table {
     uint32_t rules;         /* at most MAX_RULES: csr_set refuses a rule more */
     bool busy;              /* inside a call that may run a callback */
     uint16_t tombstones;    /* the index's tombstones; TOMBSTONES_SATURATED: at least that many,
-                               ask Judy (tombstone_count, rules.c) */
+                               ask Judy (bindings_tombstones, rules.c) */
 };
 /* Every control has one: with malloc's 8-byte header, 136 bytes take a chunk of 144 (200 took
  * one of 208). A chunk of 128 (120 bytes) would take 16 more out, and what is left is used by
@@ -263,7 +263,7 @@ _Static_assert(sizeof(struct csr_table) <= 136, "a table fits malloc's 144-byte 
 
 /* The free slots are a list threaded through `slots` itself, newest first: a free slot's entry
  * is the next free slot shifted left by one with the low bit set (a binding's address is
- * even; the shift needs the 64-bit words binding_key needs too), FREE_SLOTS_END ending the
+ * even; the shift needs the 64-bit words bindings_key needs too), FREE_SLOTS_END ending the
  * list. No array beside it: 4 bytes a slot fewer. */
 #define FREE_SLOTS_END UINT32_MAX
 
@@ -276,10 +276,10 @@ static inline binding *slot_binding(const csr_table *t, uint32_t slot) {
 }
 
 /* Puts `b` in `slot`. */
-static inline void set_slot(csr_table *t, uint32_t slot, binding *b) { t->slots[slot] = (uintptr_t)b; }
+static inline void slot_set(csr_table *t, uint32_t slot, binding *b) { t->slots[slot] = (uintptr_t)b; }
 
 /* Frees `slot`: it heads the free list. */
-static inline void free_slot(csr_table *t, uint32_t slot) {
+static inline void slot_free(csr_table *t, uint32_t slot) {
     t->slots[slot] = ((uintptr_t)t->free_slot << 1) | 1;
     t->free_slot = slot;
 }
@@ -297,7 +297,7 @@ static inline size_t words_for(size_t bytes) {
     return bytes / sizeof(Word_t) + (bytes % sizeof(Word_t) != 0);
 }
 
-/* `header` bytes plus `count` elements of `size` bytes, or SIZE_MAX (which allocate refuses)
+/* `header` bytes plus `count` elements of `size` bytes, or SIZE_MAX (which mem_allocate refuses)
  * when that overflows. */
 static inline size_t array_bytes(size_t header, size_t count, size_t size) {
     size_t bytes;
@@ -317,11 +317,11 @@ static inline uint32_t doubled(uint32_t capacity, uint32_t initial, uint32_t lim
     return capacity > limit / 2 ? limit : capacity * 2;
 }
 
-CSR_PRIVATE void *allocate(size_t bytes, size_t *counter);
-CSR_PRIVATE void deallocate(void *p, size_t bytes, size_t *counter);
-CSR_PRIVATE csr_status grow(void **array, size_t header, size_t old_capacity, size_t capacity,
+CSR_PRIVATE void *mem_allocate(size_t bytes, size_t *counter);
+CSR_PRIVATE void mem_deallocate(void *p, size_t bytes, size_t *counter);
+CSR_PRIVATE csr_status mem_grow(void **array, size_t header, size_t old_capacity, size_t capacity,
                             size_t size, size_t *counter);
-CSR_PRIVATE csr_status judy_status(JError_t *error);
+CSR_PRIVATE csr_status mem_judy_status(JError_t *error);
 
 /* ---- the pool of one-rule bindings (pool.c) ------------------------------------------ */
 
@@ -331,12 +331,12 @@ CSR_PRIVATE void pool_free(csr_table *t);
 CSR_PRIVATE void pool_compact(csr_table *t);
 
 /* Marks the table busy while a call may run a callback: every call back is refused. */
-static inline void enter(csr_table *t) {
+static inline void table_enter(csr_table *t) {
     t->busy = true;
     t->by_slot = NO_BY_SLOT;
 }
 
-static inline void leave(csr_table *t) {
+static inline void table_leave(csr_table *t) {
     t->busy = false;
     t->by_slot = t->caches->by_slot;
 }
@@ -378,13 +378,13 @@ static inline bool rule_matches(const csr_table *t, const rule *r, uint64_t s) {
 
 /* ---- bindings (rules.c) -------------------------------------------------------------- */
 
-static inline Word_t binding_key(uint32_t target, uint32_t key_path) {
+static inline Word_t bindings_key(uint32_t target, uint32_t key_path) {
     return ((Word_t)target << 32) | key_path;
 }
 
 /* The binding of `key` (NULL when there is none) and its index entry (NULL when there is none;
  * a tombstone's holds NULL), valid until the index changes. */
-static inline csr_status find_binding(const csr_table *t, Word_t key, binding **out,
+static inline csr_status bindings_find(const csr_table *t, Word_t key, binding **out,
                                       PPvoid_t *entry) {
     JError_t error;
     PPvoid_t slot = JudyLGet(t->bindings, key, &error);
@@ -396,37 +396,37 @@ static inline csr_status find_binding(const csr_table *t, Word_t key, binding **
 
 /* The binding at `key`, NULL when there is none (or a tombstone): the one Judy call of the
  * warm path. */
-static inline csr_status lookup_binding(const csr_table *t, Word_t key, binding **out) {
-    return find_binding(t, key, out, NULL);
+static inline csr_status bindings_lookup(const csr_table *t, Word_t key, binding **out) {
+    return bindings_find(t, key, out, NULL);
 }
 
-CSR_PRIVATE binding *next_binding(const csr_table *t, Word_t *key, bool first,
+CSR_PRIVATE binding *bindings_next(const csr_table *t, Word_t *key, bool first,
                                   csr_status *status);
-CSR_PRIVATE void remove_all(csr_table *t);
-CSR_PRIVATE void free_predicates(csr_table *t);
+CSR_PRIVATE void rules_remove_all(csr_table *t);
+CSR_PRIVATE void pred_free_all(csr_table *t);
 
 /* ---- the item index, the CLOCK ring and the budget (cache_index.c) ------------------- */
 
-CSR_PRIVATE item **index_find(const csr_table *t, uint8_t kind, uint64_t key, uint64_t to);
-CSR_PRIVATE void free_item(csr_table *t, item *it);
-CSR_PRIVATE bool make_room(csr_table *t, size_t bytes);
-CSR_PRIVATE bool ensure_caches(csr_table *t);
+CSR_PRIVATE item **cache_find(const csr_table *t, uint8_t kind, uint64_t key, uint64_t to);
+CSR_PRIVATE void cache_free_item(csr_table *t, item *it);
+CSR_PRIVATE bool cache_make_room(csr_table *t, size_t bytes);
+CSR_PRIVATE bool cache_ensure(csr_table *t);
 CSR_PRIVATE void *cache_allocate(csr_table *t, size_t bytes);
-CSR_PRIVATE bool add_item(csr_table *t, item *it, uint8_t kind, uint64_t key, uint64_t to,
+CSR_PRIVATE bool cache_add_item(csr_table *t, item *it, uint8_t kind, uint64_t key, uint64_t to,
                           size_t bytes);
-CSR_PRIVATE void release_caches(csr_table *t);
-CSR_PRIVATE void free_caches(csr_table *t);
+CSR_PRIVATE void caches_release(csr_table *t);
+CSR_PRIVATE void caches_free(csr_table *t);
 
 /* Frees the uncached result of the last csr_diff, if any: on csr_diff's warm path, hence inline.
  * No counter of its own counts it: its words are words_for(item.bytes) (csr_get_stats). */
-static inline void free_scratch(csr_table *t) {
+static inline void caches_free_scratch(csr_table *t) {
     caches *c = t->caches;
     if (c->scratch == NULL) return;
     size_t words = words_for(c->scratch->item.bytes);
-    deallocate(c->scratch, c->scratch->item.bytes, &words);
+    mem_deallocate(c->scratch, c->scratch->item.bytes, &words);
     c->scratch = NULL;
 }
-CSR_PRIVATE void stale_diffs(csr_table *t);
+CSR_PRIVATE void caches_stale_diffs(csr_table *t);
 
 /* ---- state caches (state_cache.c) ---------------------------------------------------- */
 
@@ -465,7 +465,7 @@ static inline state_cache *recent_cache(const csr_table *t, uint64_t state) {
 }
 
 /* The entry of `slot` if its page is there and current: the warm path, which never allocates. */
-static inline const entry *warm_entry(const csr_table *t, const state_cache *cache,
+static inline const entry *state_warm_entry(const csr_table *t, const state_cache *cache,
                                       uint32_t slot) {
     uint32_t r = slot >> ROOT_SHIFT;
     if (r >= cache->root_count) return NULL;
@@ -474,28 +474,28 @@ static inline const entry *warm_entry(const csr_table *t, const state_cache *cac
     return &p->entries[slot & (PAGE_ENTRIES - 1)];
 }
 
-CSR_PRIVATE void free_pages(csr_table *t, state_cache *cache);
-CSR_PRIVATE void remember_recent(csr_table *t, uint64_t state, state_cache *cache);
-CSR_PRIVATE void remember_diff(csr_table *t, uint64_t from, uint64_t to, diff_list *list);
-CSR_PRIVATE void forget_recent(csr_table *t, const item *it);
-CSR_PRIVATE void init_recent(caches *c);
-CSR_PRIVATE void free_recent(csr_table *t);
-CSR_PRIVATE state_cache *cache_for(csr_table *t, uint64_t state);
-CSR_PRIVATE csr_value cached_value(csr_table *t, state_cache *cache, const binding *b,
+CSR_PRIVATE void cache_free_pages(csr_table *t, state_cache *cache);
+CSR_PRIVATE void recent_remember(csr_table *t, uint64_t state, state_cache *cache);
+CSR_PRIVATE void recent_remember_diff(csr_table *t, uint64_t from, uint64_t to, diff_list *list);
+CSR_PRIVATE void recent_forget(csr_table *t, const item *it);
+CSR_PRIVATE void recent_init(caches *c);
+CSR_PRIVATE void recent_free(csr_table *t);
+CSR_PRIVATE state_cache *state_cache_for(csr_table *t, uint64_t state);
+CSR_PRIVATE csr_value state_cached_value(csr_table *t, state_cache *cache, const binding *b,
                                    uint64_t state);
-CSR_PRIVATE csr_value resolve_cold(csr_table *t, const binding *b, uint64_t state);
-CSR_PRIVATE csr_value compute_value(const csr_table *t, const binding *b, uint64_t state);
+CSR_PRIVATE csr_value state_resolve_cold(csr_table *t, const binding *b, uint64_t state);
+CSR_PRIVATE csr_value match_value(const csr_table *t, const binding *b, uint64_t state);
 
 /* ---- compiled bindings (compiled.c) -------------------------------------------------- */
 
-CSR_PRIVATE void compile_binding(csr_table *t, const binding *b);
-CSR_PRIVATE void forget_compiled(csr_table *t, uint32_t slot);
-CSR_PRIVATE void free_compiled(csr_table *t, compiled *c);
-CSR_PRIVATE void free_map(csr_table *t);
+CSR_PRIVATE void compiled_build(csr_table *t, const binding *b);
+CSR_PRIVATE void compiled_forget(csr_table *t, uint32_t slot);
+CSR_PRIVATE void cache_unmap_compiled(csr_table *t, compiled *c);
+CSR_PRIVATE void compiled_free_map(csr_table *t);
 
 /* Frees csr_resolve_slot's compiled bindings, their marks and their map, if there is one. */
-static inline void free_by_slot(csr_table *t) {
-    if (t->caches->by_slot != NO_BY_SLOT) free_map(t);
+static inline void compiled_free_all(csr_table *t) {
+    if (t->caches->by_slot != NO_BY_SLOT) compiled_free_map(t);
 }
 
 #endif
