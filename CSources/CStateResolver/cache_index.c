@@ -1,9 +1,9 @@
 /*
- * The cache index: every cached item (a state cache or a diff list) in an open-addressing hash
- * table and on the CLOCK ring, the memory budget they live within (cache_make_room evicts with CLOCK),
- * the bookkeeping that holds them (made on demand), the staleness of diff lists (epochs,
- * `scratch`), and the calls on the caches as a whole:
- * csr_clear_cache, csr_release_cache, csr_set_cache_budget.
+ * The cache index: every cached item (a state cache, a diff list, a compiled binding) in an
+ * open-addressing hash table and on the CLOCK ring, and the memory budget they live within:
+ * cache_allocate makes room by evicting with CLOCK, so an item of any kind may go at any cache
+ * allocation, and freeing one (cache_free_item) frees what that kind owns: a state cache's page
+ * tables, a compiled binding's entry in the by-slot map. The caches as a whole are caches.c.
  */
 #include "resolver_internal.h"
 
@@ -78,6 +78,25 @@ static void ring_unlink(csr_table *t, item *it) {
 
 /* ---- items within the budget --------------------------------------------------------- */
 
+/* Frees the page tables of `cache` (its item is freed by cache_free_item). */
+static void cache_free_pages(csr_table *t, state_cache *cache) {
+    for (uint32_t r = 0; r < cache->root_count; r++) {
+        page **mid = cache->root[r];
+        if (mid == NO_MID) continue;
+        for (uint32_t i = 0; i < MID_ENTRIES; i++)
+            if (mid[i] != NO_PAGE) mem_deallocate(mid[i], sizeof(page), &t->caches->cache_words);
+        mem_deallocate(mid, MID_BYTES, &t->caches->cache_words);
+    }
+    mem_deallocate(cache->root, cache->root_count * sizeof(page **), &t->caches->cache_words);
+}
+
+/* Takes a compiled binding being freed (cache_free_item) out of the map. */
+static void cache_unmap_compiled(csr_table *t, compiled *c) {
+    by_slot *map = t->caches->by_slot;
+    map->tables[c->item.key] = NULL;
+    map->count--;
+}
+
 /* Frees an item and forgets it everywhere: index, ring, `recent` or `recent_diffs`. */
 CSR_PRIVATE void cache_free_item(csr_table *t, item *it) {
     caches *c = t->caches;
@@ -100,7 +119,7 @@ CSR_PRIVATE void cache_free_item(csr_table *t, item *it) {
 }
 
 /* Evicts one item with CLOCK: false when every item left is pinned (or there is none). */
-static bool cache_evict_one(csr_table *t) {
+CSR_PRIVATE bool cache_evict_one(csr_table *t) {
     caches *c = t->caches;
     for (size_t steps = 2 * c->item_count + 2; steps > 0 && c->hand != NULL; steps--) {
         item *it = c->hand;
@@ -148,18 +167,6 @@ CSR_PRIVATE void *cache_allocate(csr_table *t, size_t bytes) {
     return mem_allocate(bytes, &t->caches->cache_words);
 }
 
-/* Frees the caches' bookkeeping, which holds no item (the table is being destroyed or its
- * caches released, or the bookkeeping was just made for an item that could not be cached),
- * and the diff result it holds, if any. */
-CSR_PRIVATE void caches_free(csr_table *t) {
-    if (t->caches == NO_CACHES) return;
-    compiled_free_all(t);
-    caches_free_scratch(t);
-    recent_free(t);
-    mem_deallocate(t->caches, sizeof(caches), &t->rule_words);
-    t->caches = NO_CACHES;
-}
-
 /* Room in the index for one more item: it grows (within the budget) to stay half empty. The
  * bookkeeping exists: the item was allocated within it. */
 static bool index_reserve(csr_table *t) {
@@ -193,48 +200,4 @@ CSR_PRIVATE bool cache_add_item(csr_table *t, item *it, uint8_t kind, uint64_t k
     ring_link(t, it);
     c->item_count++;
     return true;
-}
-
-/* Frees every item and the index. */
-CSR_PRIVATE void caches_release(csr_table *t) {
-    caches *c = t->caches;
-    if (c == NO_CACHES) return;
-    while (c->hand != NULL) cache_free_item(t, c->hand);
-    compiled_free_all(t); /* its marks: the compiled bindings went with the items */
-    mem_deallocate(c->index, c->index_capacity * sizeof(item *), &c->cache_words);
-    c->index = NULL;
-    c->index_capacity = 0;
-}
-
-/* ---- the caches as a whole ----------------------------------------------------------- */
-
-/* Every diff list becomes stale. O(1). */
-CSR_PRIVATE void caches_stale_diffs(csr_table *t) {
-    t->epoch++;
-    if (t->caches == NO_CACHES) return;
-    t->caches->current_diffs = 0;
-    caches_free_scratch(t);
-}
-
-void csr_clear_cache(csr_table *t) {
-    if (t == NULL || t->busy) return;
-    t->generation++; /* every page is stale from now on */
-    caches_stale_diffs(t);
-    compiled_free_all(t);
-}
-
-void csr_release_cache(csr_table *t) {
-    if (t == NULL || t->busy) return;
-    caches_release(t);
-    caches_free(t); /* the bookkeeping and `scratch` too: what a table only bound holds is left */
-}
-
-csr_status csr_set_cache_budget(csr_table *t, size_t bytes) {
-    if (t == NULL) return CSR_ERR_INVALID;
-    if (t->busy) return CSR_ERR_REENTRANT;
-    t->budget = bytes;
-    const caches *c = t->caches;
-    while (c->cache_words * sizeof(Word_t) > bytes && cache_evict_one(t)) {}
-    if (c->cache_words * sizeof(Word_t) > bytes) caches_release(t); /* only the index was left */
-    return CSR_OK;
 }

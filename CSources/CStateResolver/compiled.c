@@ -219,13 +219,6 @@ CSR_PRIVATE void compiled_forget(csr_table *t, uint32_t slot) {
         cache_free_item(t, &map->tables[slot]->item); /* clears the entry (cache_unmap_compiled) */
 }
 
-/* Takes a compiled binding being freed (cache_free_item) out of the map. */
-CSR_PRIVATE void cache_unmap_compiled(csr_table *t, compiled *c) {
-    by_slot *map = t->caches->by_slot;
-    map->tables[c->item.key] = NULL;
-    map->count--;
-}
-
 /* Frees every compiled binding, every mark and the map, which exists (compiled_free_all). Out of
  * line, so that its loop costs the callers nothing when there is no map. */
 CSR_PRIVATE __attribute__((noinline)) void compiled_free_map(csr_table *t) {

@@ -1,41 +1,15 @@
 /*
- * Rules: the storage of rules, bindings, slots and custom predicates, and the calls that change
- * it (csr_set, csr_remove, csr_remove_binding, csr_remove_target, csr_remove_all). A mutation
- * invalidates in O(1): the binding takes a new version from the table's clock and every diff
- * list goes stale (see "Invalidation" in ARCHITECTURE.md).
+ * Rules: a binding's rules in resolution order, and the calls that change them (csr_set,
+ * csr_remove, csr_remove_binding, csr_remove_target, csr_remove_all). A mutation invalidates in
+ * O(1): the binding takes a new version (slots.c) and every diff list goes stale (see
+ * "Invalidation" in ARCHITECTURE.md). The index of bindings is bindings.c; their memory, pool.c;
+ * their slots, slots.c; custom predicates, predicates.c.
  */
 #include "resolver_internal.h"
 
 #include <stdlib.h> /* qsort, bsearch */
 
-/* ---- bindings in key order ----------------------------------------------------------- */
-
-/* The first live binding at or after `*key` (`first`) or after it; NULL at the end, with
- * CSR_ERR_JUDY in `*status` if Judy failed. */
-CSR_PRIVATE binding *bindings_next(const csr_table *t, Word_t *key, bool first,
-                                  csr_status *status) {
-    JError_t error;
-    PPvoid_t p = first ? JudyLFirst(t->bindings, key, &error) : JudyLNext(t->bindings, key, &error);
-    while (p != NULL && p != PPJERR && *p == NULL) p = JudyLNext(t->bindings, key, &error);
-    if (p == PPJERR) *status = CSR_ERR_JUDY;
-    return p == NULL || p == PPJERR ? NULL : (binding *)*p;
-}
-
-/* ---- versions: invalidation in O(1) -------------------------------------------------- */
-
-/* A version no cache entry holds. When the clock wraps, every live binding is renumbered to 1
- * and every page made stale, so that no entry from before the wrap can match. */
-static uint32_t slot_next_version(csr_table *t) {
-    if (t->clock == UINT32_MAX) {
-        for (uint32_t s = 0; s < t->slot_count; s++) {
-            binding *b = slot_binding(t, s);
-            if (b != NULL) b->version = 1;
-        }
-        t->clock = 1;
-        t->generation++;
-    }
-    return ++t->clock;
-}
+/* ---- invalidation in O(1) ------------------------------------------------------------ */
 
 /* Forgets what the caches know about `b` (its entries stop matching) and every cached diff. */
 static void invalidate(csr_table *t, binding *b) {
@@ -44,7 +18,7 @@ static void invalidate(csr_table *t, binding *b) {
     caches_stale_diffs(t);
 }
 
-/* ---- rules, predicates, slots and bindings ------------------------------------------- */
+/* ---- rules and bindings -------------------------------------------------------------- */
 
 static bool valid_descriptor(const csr_descriptor *d) {
     if (d == NULL || (unsigned)d->mode > CSR_CUSTOM) return false;
@@ -109,83 +83,12 @@ static uint32_t insertion_index(const binding *b, int32_t priority) {
     return i;
 }
 
+/* Releases `r`, taken out of its binding: its value and its predicate's context go to the
+ * release callback. */
 static void release_rule(csr_table *t, const rule *r) {
-    void *predicate_context = NULL;
-    if (r->mode == CSR_CUSTOM) {
-        predicate *p = &t->preds->entries[r->predicate];
-        predicate_context = p->context;
-        p->fn = NULL;
-        p->context = NULL;
-        p->next_free = t->preds->free;
-        t->preds->free = r->predicate;
-    }
+    void *predicate_context = r->mode == CSR_CUSTOM ? pred_release(t, r->predicate) : NULL;
     t->rules--;
     if (t->release != NULL) t->release(r->value, predicate_context, t->release_context);
-}
-
-/* Reserves a predicate entry; NO_PREDICATE when out of memory. Index NO_PREDICATE itself is
- * never handed out. The first one allocates `preds`, bookkeeping and entries in one. */
-static uint32_t pred_reserve(csr_table *t) {
-    predicates *p = t->preds;
-    if (p != NULL && p->free != NO_PREDICATE) return p->free;
-    uint32_t count = p == NULL ? 0 : p->count, old = p == NULL ? 0 : p->capacity;
-    if (count == old) {
-        uint32_t capacity = doubled(old, 4, NO_PREDICATE);
-        if (capacity == old ||
-            mem_grow((void **)&t->preds, sizeof(predicates), old, capacity, sizeof(predicate),
-                 &t->rule_words) != CSR_OK)
-            return NO_PREDICATE;
-        if (p == NULL) *t->preds = (predicates){.count = 0, .free = NO_PREDICATE};
-        t->preds->capacity = capacity;
-    }
-    return count;
-}
-
-static void pred_fill(csr_table *t, uint32_t index, const csr_descriptor *d) {
-    predicates *p = t->preds;
-    if (index == p->free)
-        p->free = p->entries[index].next_free;
-    else if (index == p->count)
-        p->count++;
-    p->entries[index] = (predicate){d->predicate, d->predicate_context, d->predicate_id, 0};
-}
-
-/* Frees the custom predicates (csr_table_destroy: no rule refers to them any more). */
-CSR_PRIVATE void pred_free_all(csr_table *t) {
-    if (t->preds == NULL) return;
-    mem_deallocate(t->preds, array_bytes(sizeof(predicates), t->preds->capacity, sizeof(predicate)),
-               &t->rule_words);
-    t->preds = NULL;
-}
-
-/* Reserves a slot number and room for it in the slot arrays. */
-static csr_status slot_reserve(csr_table *t, uint32_t *slot) {
-    if (t->free_slot != FREE_SLOTS_END) {
-        *slot = t->free_slot;
-        return CSR_OK;
-    }
-    if (t->slot_count == FREE_SLOTS_END) return CSR_ERR_NOMEM; /* 2^32 - 1 slots */
-    if (t->slot_count == t->slot_capacity) {
-        uint32_t old = t->slot_capacity, capacity = doubled(old, 2, FREE_SLOTS_END);
-        uintptr_t *slots = mem_allocate(array_bytes(0, capacity, sizeof(uintptr_t)), &t->rule_words);
-        if (slots == NULL) return CSR_ERR_NOMEM;
-        if (old > 0) memcpy(slots, t->slots, old * sizeof(uintptr_t));
-        mem_deallocate(t->slots, old * sizeof(uintptr_t), &t->rule_words);
-        t->slots = slots;
-        t->slot_capacity = capacity;
-    }
-    *slot = t->slot_count;
-    return CSR_OK;
-}
-
-static void slot_take(csr_table *t, uint32_t slot, binding *b) {
-    if (slot == t->free_slot)
-        t->free_slot = (uint32_t)(t->slots[slot] >> 1);
-    else
-        t->slot_count++;
-    slot_set(t, slot, b);
-    b->slot = slot;
-    b->version = slot_next_version(t); /* the slot's old entries never match it */
 }
 
 /* Frees the memory of `b`: back to the pool for one rule (see pool.c). */
@@ -233,48 +136,6 @@ static void free_binding(csr_table *t, binding *b) {
     slot_free(t, b->slot);
     t->binding_count--;
     release_binding_memory(t, b);
-}
-
-/* The index's tombstones: `tombstones` while it is exact; once saturated, the index's keys beyond
- * the live bindings. JudyLCount over every key reads the population Judy keeps: about 50
- * instructions whatever the count (callgrind, 1 to 100,000 keys), once per binding removed while
- * saturated; a count below the limit is stored again. 0 if Judy fails, which only skips a
- * compaction. */
-static size_t bindings_tombstones(csr_table *t) {
-    if (t->tombstones < TOMBSTONES_SATURATED) return t->tombstones;
-    JError_t error;
-    Word_t keys = JudyLCount(t->bindings, 0, ~(Word_t)0, &error);
-    if (keys <= t->binding_count) return 0; /* saturated with none left (reused), or Judy failed */
-    size_t tombstones = (size_t)(keys - t->binding_count);
-    if (tombstones < TOMBSTONES_SATURATED) t->tombstones = (uint16_t)tombstones;
-    return tombstones;
-}
-
-/* Rebuilds the index without tombstones once they outnumber live bindings. Optional: on any
- * failure the old index stays. */
-static void bindings_compact(csr_table *t) {
-    size_t tombstones = bindings_tombstones(t);
-    if (tombstones == 0 ||
-        (t->binding_count > 0 && (tombstones < 64 || tombstones < t->binding_count)))
-        return;
-    Pvoid_t fresh = NULL;
-    Word_t key = 0;
-    JError_t error;
-    csr_status status = CSR_OK;
-    for (binding *b = bindings_next(t, &key, true, &status); b != NULL;
-         b = bindings_next(t, &key, false, &status)) {
-        PPvoid_t p = JudyLIns(&fresh, key, &error);
-        if (p == PPJERR) {
-            status = CSR_ERR_NOMEM;
-            break;
-        }
-        *p = b;
-    }
-    Pvoid_t *dropped = status == CSR_OK ? &t->bindings : &fresh;
-    JudyLFreeArray(dropped, &error); /* freeing never allocates */
-    if (status != CSR_OK) return;
-    t->bindings = fresh;
-    t->tombstones = 0;
 }
 
 /* Replaces the binding at `key` with a tombstone, then frees it; then compacts the index and

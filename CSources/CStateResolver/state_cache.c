@@ -3,36 +3,9 @@
  * through `recent` or the cache index; resolving a binding in a state through them (computed
  * from the rules on a miss, kept when the budget has room). The warm path's reads (recent_cache,
  * state_warm_entry) are inline in resolver_internal.h; this file holds what runs when they miss.
+ * A state cache is freed with its item (cache_index.c), which may be evicted by any allocation.
  */
 #include "resolver_internal.h"
-
-/* Placeholders that keep NULL checks off the warm path, never written: a page not allocated yet
- * is NO_PAGE, whose generation no table reaches, and a middle table not allocated yet is NO_MID,
- * whose pages are all NO_PAGE. */
-static const page no_page = {.generation = UINT64_MAX};
-#define NO_PAGE ((page *)&no_page)
-static page *const no_mid[MID_ENTRIES] = {[0 ... MID_ENTRIES - 1] = NO_PAGE};
-#define NO_MID ((page **)no_mid)
-
-/* Frees the page tables of `cache` (its item is freed by cache_free_item). */
-CSR_PRIVATE void cache_free_pages(csr_table *t, state_cache *cache) {
-    for (uint32_t r = 0; r < cache->root_count; r++) {
-        page **mid = cache->root[r];
-        if (mid == NO_MID) continue;
-        for (uint32_t i = 0; i < MID_ENTRIES; i++)
-            if (mid[i] != NO_PAGE) mem_deallocate(mid[i], sizeof(page), &t->caches->cache_words);
-        mem_deallocate(mid, MID_BYTES, &t->caches->cache_words);
-    }
-    mem_deallocate(cache->root, cache->root_count * sizeof(page **), &t->caches->cache_words);
-}
-
-
-/* The value of `b` in `state`, computed from its rules: the first that matches wins. */
-CSR_PRIVATE csr_value match_value(const csr_table *t, const binding *b, uint64_t state) {
-    for (uint32_t i = 0; i < b->count; i++)
-        if (rule_matches(t, &b->rules[i], state)) return b->rules[i].value;
-    return CSR_NO_VALUE;
-}
 
 /* The cache of `state`, created when missing. NULL when there is none and none could be made
  * within the budget: callers then compute without caching, and the table is as it was (no

@@ -24,7 +24,9 @@
  *     while busy; gathers of distinct results;
  *   - csr_lint: its arguments, a report whose size would overflow, its counts and bits on a
  *     small table (one word and two), the caches it leaves alone, a predicate that calls back
- *     (refused).
+ *     (refused);
+ *   - csr_check after every call that changes a table, and each invariant it checks caught when
+ *     broken on purpose (unit_invariants.c).
  * JudyMalloc/JudyFree are replaced here: they refuse huge requests (as malloc would, but
  * without ASan's abort) and count calls. Exits non-zero on the first failed check.
  */
@@ -155,6 +157,39 @@ static void test_capacity_overflow(void) {
     CHECK(s.rules == 1 && s.bindings == 1);
     csr_table_destroy(t);
 }
+
+/* From here on, every call that changes a table or its caches is followed by csr_check: the
+ * invariants hold after every operation. Tables too large to check in a moment (more than
+ * CHECKED_SIZE bindings or cached items) and a table busy in its callback are checked when
+ * destroyed (test_capacity_overflow, above, fakes sizes the check would rightly refuse). */
+#define CHECKED_SIZE 2000
+static void checked(csr_table *t) {
+    if (t == NULL || t->busy || t->binding_count > CHECKED_SIZE || t->caches->item_count > CHECKED_SIZE)
+        return;
+    csr_invariant broken = csr_check(t);
+    if (broken != CSR_INVARIANTS_HOLD) fprintf(stderr, "csr_check: %s\n", csr_invariant_name(broken));
+    CHECK(broken == CSR_INVARIANTS_HOLD);
+}
+static csr_status checked_status(csr_table *t, csr_status status) {
+    checked(t);
+    return status;
+}
+static void checked_destroy(csr_table *t) {
+    if (t != NULL && !t->busy) CHECK(csr_check(t) == CSR_INVARIANTS_HOLD);
+    csr_table_destroy(t);
+}
+#define csr_set(t, ...) checked_status((t), csr_set((t), __VA_ARGS__))
+#define csr_remove(t, ...) checked_status((t), csr_remove((t), __VA_ARGS__))
+#define csr_remove_binding(t, ...) checked_status((t), csr_remove_binding((t), __VA_ARGS__))
+#define csr_remove_target(t, ...) checked_status((t), csr_remove_target((t), __VA_ARGS__))
+#define csr_diff(t, ...) checked_status((t), csr_diff((t), __VA_ARGS__))
+#define csr_set_cache_budget(t, ...) checked_status((t), csr_set_cache_budget((t), __VA_ARGS__))
+#define csr_remove_all(t) (csr_remove_all(t), checked(t))
+#define csr_clear_cache(t) (csr_clear_cache(t), checked(t))
+#define csr_release_cache(t) (csr_release_cache(t), checked(t))
+#define csr_table_destroy(t) checked_destroy(t)
+
+#include "unit_invariants.c"
 
 /* One-rule bindings come from the pool: blocks that double from 2 to 256 bindings, places
  * reused once freed, every block freed when the table is emptied. */
@@ -1031,6 +1066,8 @@ static void test_reentry(void) {
 }
 
 int main(void) {
+    test_rule_invariants();
+    test_cache_invariants();
     test_size_helpers();
     test_capacity_overflow();
     test_binding_and_rules_in_one_allocation();
