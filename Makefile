@@ -38,12 +38,12 @@ DIRECT_ACCESS_SYMBOLS := swift_isDeallocating|_swift_getSwiftClassInstanceExtent
 
 # The C checks: the resolver built outside SwiftPM with a reference model beside it. The resolver
 # is one translation unit, CStateResolver.c, which includes its other .c files (one concern each;
-# see resolver_internal.h): the checks compile that unit, as SwiftPM does, and coverage reports
-# on the files it includes.
+# see ARCHITECTURE.md): the checks compile that unit, as SwiftPM does, and coverage reports on the
+# files it includes and the private headers (their inline helpers).
 CHECKS := .build/checks
 RESOLVER_DIR := CSources/CStateResolver
 RESOLVER_UNIT := $(RESOLVER_DIR)/CStateResolver.c
-RESOLVER_SOURCES := $(filter-out $(RESOLVER_UNIT),$(sort $(wildcard $(RESOLVER_DIR)/*.c))) $(RESOLVER_DIR)/resolver_internal.h
+RESOLVER_SOURCES := $(filter-out $(RESOLVER_UNIT),$(sort $(wildcard $(RESOLVER_DIR)/*.c))) $(sort $(wildcard $(RESOLVER_DIR)/*.h))
 RESOLVER_C := $(RESOLVER_UNIT) Tests/CResolverChecks/reference.c
 CHECK_FLAGS := -std=c11 -I CSources/CStateResolver/include -I Tests/CResolverChecks
 C_UNIT := Tests/CResolverChecks/unit_resolver.c

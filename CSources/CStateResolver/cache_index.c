@@ -1,9 +1,9 @@
 /*
- * The cache index: every cached item (a state cache or a diff list) in an open-addressing hash
- * table and on the CLOCK ring, the memory budget they live within (make_room evicts with CLOCK),
- * the bookkeeping that holds them (made on demand), the staleness of diff lists (epochs,
- * `scratch`), and the calls on the caches as a whole:
- * csr_clear_cache, csr_release_cache, csr_set_cache_budget.
+ * The cache index: every cached item (a state cache, a diff list, a compiled binding) in an
+ * open-addressing hash table and on the CLOCK ring, and the memory budget they live within:
+ * cache_allocate makes room by evicting with CLOCK, so an item of any kind may go at any cache
+ * allocation, and freeing one (cache_free_item) frees what that kind owns: a state cache's page
+ * tables, a compiled binding's entry in the by-slot map. The caches as a whole are caches.c.
  */
 #include "resolver_internal.h"
 
@@ -20,7 +20,7 @@ static size_t item_hash(uint8_t kind, uint64_t key, uint64_t to) {
 }
 
 /* The bucket holding the item (kind, key, to), or NULL. */
-CSR_PRIVATE item **index_find(const csr_table *t, uint8_t kind, uint64_t key, uint64_t to) {
+CSR_PRIVATE item **cache_find(const csr_table *t, uint8_t kind, uint64_t key, uint64_t to) {
     caches *c = t->caches;
     if (c->index_capacity == 0) return NULL;
     size_t mask = c->index_capacity - 1;
@@ -78,29 +78,48 @@ static void ring_unlink(csr_table *t, item *it) {
 
 /* ---- items within the budget --------------------------------------------------------- */
 
+/* Frees the page tables of `cache` (its item is freed by cache_free_item). */
+static void cache_free_pages(csr_table *t, state_cache *cache) {
+    for (uint32_t r = 0; r < cache->root_count; r++) {
+        page **mid = cache->root[r];
+        if (mid == NO_MID) continue;
+        for (uint32_t i = 0; i < MID_ENTRIES; i++)
+            if (mid[i] != NO_PAGE) mem_deallocate(mid[i], sizeof(page), &t->caches->cache_words);
+        mem_deallocate(mid, MID_BYTES, &t->caches->cache_words);
+    }
+    mem_deallocate(cache->root, cache->root_count * sizeof(page **), &t->caches->cache_words);
+}
+
+/* Takes a compiled binding being freed (cache_free_item) out of the map. */
+static void cache_unmap_compiled(csr_table *t, compiled *c) {
+    by_slot *map = t->caches->by_slot;
+    map->tables[c->item.key] = NULL;
+    map->count--;
+}
+
 /* Frees an item and forgets it everywhere: index, ring, `recent` or `recent_diffs`. */
-CSR_PRIVATE void free_item(csr_table *t, item *it) {
+CSR_PRIVATE void cache_free_item(csr_table *t, item *it) {
     caches *c = t->caches;
     index_remove(t, it);
     ring_unlink(t, it);
     c->item_count--;
     if (it == c->kept) c->kept = NULL;
-    forget_recent(t, it);
+    recent_forget(t, it);
     if (it->kind == ITEM_STATE) {
-        free_pages(t, (state_cache *)it);
+        cache_free_pages(t, (state_cache *)it);
         c->state_count--;
     } else if (it->kind == ITEM_COMPILED) {
-        free_compiled(t, (compiled *)it);
+        cache_unmap_compiled(t, (compiled *)it);
     } else {
         const diff_list *list = (const diff_list *)it;
         if (list->epoch == t->epoch) c->current_diffs--;
         c->diff_count--;
     }
-    deallocate(it, it->bytes, &c->cache_words);
+    mem_deallocate(it, it->bytes, &c->cache_words);
 }
 
 /* Evicts one item with CLOCK: false when every item left is pinned (or there is none). */
-static bool evict_one(csr_table *t) {
+CSR_PRIVATE bool cache_evict_one(csr_table *t) {
     caches *c = t->caches;
     for (size_t steps = 2 * c->item_count + 2; steps > 0 && c->hand != NULL; steps--) {
         item *it = c->hand;
@@ -110,7 +129,7 @@ static bool evict_one(csr_table *t) {
             it->referenced = false;
             continue;
         }
-        free_item(t, it);
+        cache_free_item(t, it);
         c->evictions++;
         return true;
     }
@@ -118,46 +137,34 @@ static bool evict_one(csr_table *t) {
 }
 
 /* Evicts until `bytes` more fit in the budget; false when they cannot. */
-CSR_PRIVATE bool make_room(csr_table *t, size_t bytes) {
+CSR_PRIVATE bool cache_make_room(csr_table *t, size_t bytes) {
     if (bytes > t->budget) return false;
     size_t needed = words_for(bytes) * sizeof(Word_t);
     for (;;) {
         size_t used = t->caches->cache_words * sizeof(Word_t);
         if (used <= t->budget && t->budget - used >= needed) return true;
-        if (!evict_one(t)) return false;
+        if (!cache_evict_one(t)) return false;
     }
 }
 
 /* The caches' bookkeeping, allocated when the first item is cached or diff result held: false
- * when it cannot be. A caller that made it frees it again (free_caches) when what it made it
+ * when it cannot be. A caller that made it frees it again (caches_free) when what it made it
  * for cannot be kept, so that a failure leaves the table as it was. */
-CSR_PRIVATE bool ensure_caches(csr_table *t) {
+CSR_PRIVATE bool cache_ensure(csr_table *t) {
     if (t->caches != NO_CACHES) return true;
-    caches *c = allocate(sizeof(caches), &t->rule_words);
+    caches *c = mem_allocate(sizeof(caches), &t->rule_words);
     if (c == NULL) return false;
     *c = (caches){.by_slot = NO_BY_SLOT};
-    init_recent(c);
+    recent_init(c);
     t->caches = c;
     return true;
 }
 
 /* Cache memory within the budget, or NULL. The bookkeeping counts it: made if need be (see
- * ensure_caches). */
+ * cache_ensure). */
 CSR_PRIVATE void *cache_allocate(csr_table *t, size_t bytes) {
-    if (!make_room(t, bytes) || !ensure_caches(t)) return NULL;
-    return allocate(bytes, &t->caches->cache_words);
-}
-
-/* Frees the caches' bookkeeping, which holds no item (the table is being destroyed or its
- * caches released, or the bookkeeping was just made for an item that could not be cached),
- * and the diff result it holds, if any. */
-CSR_PRIVATE void free_caches(csr_table *t) {
-    if (t->caches == NO_CACHES) return;
-    free_by_slot(t);
-    free_scratch(t);
-    free_recent(t);
-    deallocate(t->caches, sizeof(caches), &t->rule_words);
-    t->caches = NO_CACHES;
+    if (!cache_make_room(t, bytes) || !cache_ensure(t)) return NULL;
+    return mem_allocate(bytes, &t->caches->cache_words);
 }
 
 /* Room in the index for one more item: it grows (within the budget) to stay half empty. The
@@ -172,14 +179,14 @@ static bool index_reserve(csr_table *t) {
     memset(index, 0, bytes);
     item *it = c->hand;
     for (size_t i = 0; i < c->item_count; i++, it = it->next) index_put(index, capacity, it);
-    deallocate(c->index, c->index_capacity * sizeof(item *), &c->cache_words);
+    mem_deallocate(c->index, c->index_capacity * sizeof(item *), &c->cache_words);
     c->index = index;
     c->index_capacity = capacity;
     return true;
 }
 
 /* Adds an allocated item to the index and the ring; false when the index cannot grow. */
-CSR_PRIVATE bool add_item(csr_table *t, item *it, uint8_t kind, uint64_t key, uint64_t to,
+CSR_PRIVATE bool cache_add_item(csr_table *t, item *it, uint8_t kind, uint64_t key, uint64_t to,
                           size_t bytes) {
     if (!index_reserve(t)) return false;
     it->key = key;
@@ -193,48 +200,4 @@ CSR_PRIVATE bool add_item(csr_table *t, item *it, uint8_t kind, uint64_t key, ui
     ring_link(t, it);
     c->item_count++;
     return true;
-}
-
-/* Frees every item and the index. */
-CSR_PRIVATE void release_caches(csr_table *t) {
-    caches *c = t->caches;
-    if (c == NO_CACHES) return;
-    while (c->hand != NULL) free_item(t, c->hand);
-    free_by_slot(t); /* its marks: the compiled bindings went with the items */
-    deallocate(c->index, c->index_capacity * sizeof(item *), &c->cache_words);
-    c->index = NULL;
-    c->index_capacity = 0;
-}
-
-/* ---- the caches as a whole ----------------------------------------------------------- */
-
-/* Every diff list becomes stale. O(1). */
-CSR_PRIVATE void stale_diffs(csr_table *t) {
-    t->epoch++;
-    if (t->caches == NO_CACHES) return;
-    t->caches->current_diffs = 0;
-    free_scratch(t);
-}
-
-void csr_clear_cache(csr_table *t) {
-    if (t == NULL || t->busy) return;
-    t->generation++; /* every page is stale from now on */
-    stale_diffs(t);
-    free_by_slot(t);
-}
-
-void csr_release_cache(csr_table *t) {
-    if (t == NULL || t->busy) return;
-    release_caches(t);
-    free_caches(t); /* the bookkeeping and `scratch` too: what a table only bound holds is left */
-}
-
-csr_status csr_set_cache_budget(csr_table *t, size_t bytes) {
-    if (t == NULL) return CSR_ERR_INVALID;
-    if (t->busy) return CSR_ERR_REENTRANT;
-    t->budget = bytes;
-    const caches *c = t->caches;
-    while (c->cache_words * sizeof(Word_t) > bytes && evict_one(t)) {}
-    if (c->cache_words * sizeof(Word_t) > bytes) release_caches(t); /* only the index was left */
-    return CSR_OK;
 }

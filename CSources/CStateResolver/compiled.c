@@ -32,7 +32,7 @@ static void enumerate(const csr_table *t, const binding *b, uint64_t care, uint6
     uint64_t s = 0;
     do {
         out->states[n] = s;
-        out->results[n] = packed_result(compute_value(t, b, s | extra));
+        out->results[n] = packed_result(match_value(t, b, s | extra));
         n++;
         s = (s - care) & care; /* the next subset */
     } while (s != 0);
@@ -139,10 +139,10 @@ static bool reserve_by_slot(csr_table *t, uint32_t slot) {
     by_slot *grown = cache_allocate(t, bytes); /* may evict compiled bindings from `old` */
     if (grown == NULL) return false;
     old = t->caches->by_slot;
-    *grown = (by_slot){.capacity = capacity, .count = old->count}; /* read from leave on */
+    *grown = (by_slot){.capacity = capacity, .count = old->count}; /* read from table_leave on */
     memset(grown->tables, 0, capacity * sizeof(compiled *));
     if (old->capacity > 0) memcpy(grown->tables, old->tables, old->capacity * sizeof(compiled *));
-    if (old != NO_BY_SLOT) deallocate(old, map_bytes(old), &t->caches->cache_words);
+    if (old != NO_BY_SLOT) mem_deallocate(old, map_bytes(old), &t->caches->cache_words);
     t->caches->by_slot = grown;
     return true;
 }
@@ -156,10 +156,10 @@ static size_t compiled_bytes(size_t main, size_t alt) {
  * NOT_COMPILED when its rules forbid it (a custom rule, too many bits, no multiplier found).
  * Leaves it unmarked, to be tried again at its next repeated state, when the map cannot cover
  * its slot or the budget has no room (none, even for its smallest table, is checked before the
- * gathers are looked for). Runs inside enter/leave: a map made here is read from leave on. Out of
- * line: about 23 KB of stack (the subsets and two gathers' rooms), which resolve_slot_slow's
- * other calls do not take. */
-CSR_PRIVATE __attribute__((noinline)) void compile_binding(csr_table *t, const binding *b) {
+ * gathers are looked for). Runs inside table_enter/table_leave: a map made here is read from
+ * table_leave on. Out of line: about 23 KB of stack (the subsets and two gathers' rooms),
+ * which resolve_slot_slow's other calls do not take. */
+CSR_PRIVATE __attribute__((noinline)) void compiled_build(csr_table *t, const binding *b) {
     uint64_t care = 0, loose = 0; /* the bits its rules read; those its inexact rules read */
     bool exact = false, custom = false;
     for (uint32_t i = 0; i < b->count; i++) {
@@ -195,8 +195,8 @@ CSR_PRIVATE __attribute__((noinline)) void compile_binding(csr_table *t, const b
     size_t main_size = gather_size(&main), alt_size = exact ? gather_size(&alt) : 0;
     size_t bytes = compiled_bytes(main_size, alt_size);
     compiled *c = cache_allocate(t, bytes); /* evictions change the map's entries, not the map */
-    if (c == NULL || !add_item(t, &c->item, ITEM_COMPILED, b->slot, 0, bytes)) {
-        if (c != NULL) deallocate(c, bytes, &t->caches->cache_words);
+    if (c == NULL || !cache_add_item(t, &c->item, ITEM_COMPILED, b->slot, 0, bytes)) {
+        if (c != NULL) mem_deallocate(c, bytes, &t->caches->cache_words);
         return;
     }
     c->outside = exact ? ~care : 0;
@@ -210,28 +210,21 @@ CSR_PRIVATE __attribute__((noinline)) void compile_binding(csr_table *t, const b
 }
 
 /* Frees the compiled binding of `slot`, or its mark: its rules changed, or it was freed. */
-CSR_PRIVATE void forget_compiled(csr_table *t, uint32_t slot) {
+CSR_PRIVATE void compiled_forget(csr_table *t, uint32_t slot) {
     by_slot *map = t->caches->by_slot;
     if (slot >= map->capacity || map->tables[slot] == NULL) return;
     if (map->tables[slot] == NOT_COMPILED)
         map->tables[slot] = NULL;
     else
-        free_item(t, &map->tables[slot]->item); /* clears the entry (free_compiled) */
+        cache_free_item(t, &map->tables[slot]->item); /* clears the entry (cache_unmap_compiled) */
 }
 
-/* Takes a compiled binding being freed (free_item) out of the map. */
-CSR_PRIVATE void free_compiled(csr_table *t, compiled *c) {
-    by_slot *map = t->caches->by_slot;
-    map->tables[c->item.key] = NULL;
-    map->count--;
-}
-
-/* Frees every compiled binding, every mark and the map, which exists (free_by_slot). Out of
+/* Frees every compiled binding, every mark and the map, which exists (compiled_free_all). Out of
  * line, so that its loop costs the callers nothing when there is no map. */
-CSR_PRIVATE __attribute__((noinline)) void free_map(csr_table *t) {
+CSR_PRIVATE __attribute__((noinline)) void compiled_free_map(csr_table *t) {
     by_slot *map = t->caches->by_slot;
-    for (uint32_t s = 0; s < map->capacity; s++) forget_compiled(t, s);
-    deallocate(map, map_bytes(map), &t->caches->cache_words);
+    for (uint32_t s = 0; s < map->capacity; s++) compiled_forget(t, s);
+    mem_deallocate(map, map_bytes(map), &t->caches->cache_words);
     t->caches->by_slot = NO_BY_SLOT;
     t->by_slot = NO_BY_SLOT;
 }

@@ -24,16 +24,16 @@ csr_status csr_explain(csr_table *t, uint32_t target, uint32_t key_path, uint64_
         return CSR_ERR_INVALID;
     if (t->busy) return CSR_ERR_REENTRANT;
     binding *b;
-    csr_status status = lookup_binding(t, binding_key(target, key_path), &b);
+    csr_status status = bindings_lookup(t, bindings_key(target, key_path), &b);
     if (status != CSR_OK) return status;
     *count = b == NULL ? 0 : b->count;
-    enter(t);
+    table_enter(t);
     for (size_t i = 0; i < *count && i < capacity; i++) {
         const rule *r = &b->rules[i];
         candidates[i] =
             (csr_candidate){.rule = rule_record(t, r), .matched = rule_matches(t, r, state)};
     }
-    leave(t);
+    table_leave(t);
     return CSR_OK;
 }
 
@@ -116,7 +116,7 @@ csr_status csr_lint(csr_table *t, const uint64_t *states, size_t state_count,
     size_t words = state_count / 64 + (state_count % 64 != 0);
     size_t bytes = lint_bytes(t->binding_count, t->rules, words);
     size_t counter = 0;
-    csr_lint_report *report = allocate(bytes, &counter);
+    csr_lint_report *report = mem_allocate(bytes, &counter);
     if (report == NULL) return CSR_ERR_NOMEM;
     csr_lint_binding *bindings = (csr_lint_binding *)(report + 1);
     csr_lint_rule *rules = (csr_lint_rule *)(bindings + t->binding_count);
@@ -124,15 +124,15 @@ csr_status csr_lint(csr_table *t, const uint64_t *states, size_t state_count,
     size_t n = 0, g = 0;
     Word_t key = 0;
     csr_status status = CSR_OK;
-    enter(t); /* custom predicates run */
-    for (const binding *b = next_binding(t, &key, true, &status); b != NULL;
-         b = next_binding(t, &key, false, &status)) {
+    table_enter(t); /* custom predicates run */
+    for (const binding *b = bindings_next(t, &key, true, &status); b != NULL;
+         b = bindings_next(t, &key, false, &status)) {
         bindings[n++] = (csr_lint_binding){(uint32_t)(key >> 32), (uint32_t)key, b->slot, b->count,
                                            &rules[g]};
         lint_binding(t, b, &rules[g], bits + g * words, states, state_count, words);
         g += b->count;
     }
-    leave(t);
+    table_leave(t);
     *report = (csr_lint_report){state_count, words, n, bindings, bytes};
     if (status != CSR_OK) {
         csr_lint_free(report);
@@ -145,5 +145,5 @@ csr_status csr_lint(csr_table *t, const uint64_t *states, size_t state_count,
 void csr_lint_free(csr_lint_report *report) {
     if (report == NULL) return;
     size_t counter = words_for(report->bytes);
-    deallocate(report, report->bytes, &counter);
+    mem_deallocate(report, report->bytes, &counter);
 }

@@ -34,7 +34,7 @@ static binding *next_place(pool_block *block) {
 static void free_blocks(csr_table *t, pool_block *block) {
     for (pool_block *next; block != NULL; block = next) {
         next = block->next;
-        deallocate(block, pool_block_bytes(block->capacity), &t->rule_words);
+        mem_deallocate(block, pool_block_bytes(block->capacity), &t->rule_words);
     }
 }
 
@@ -43,7 +43,7 @@ static void free_blocks(csr_table *t, pool_block *block) {
 static bool add_block(csr_table *t) {
     pool_block *newest = t->pool_blocks;
     uint32_t capacity = newest == NULL ? POOL_FIRST : doubled(newest->capacity, POOL_FIRST, POOL_MOST);
-    pool_block *block = allocate(pool_block_bytes(capacity), &t->rule_words);
+    pool_block *block = mem_allocate(pool_block_bytes(capacity), &t->rule_words);
     if (block == NULL) return false;
     *block = (pool_block){.next = newest, .capacity = capacity, .used = 0,
                           .places = pool_places(t) + capacity};
@@ -91,7 +91,7 @@ CSR_PRIVATE void pool_compact(csr_table *t) {
     if (places <= POOL_COMPACT_MIN || t->pool_live * 4 > places || (size_t)places * 4 < t->binding_count)
         return;
     if (t->pool_live == 0) return pool_free(t);
-    pool_block *block = allocate(pool_block_bytes(t->pool_live), &t->rule_words);
+    pool_block *block = mem_allocate(pool_block_bytes(t->pool_live), &t->rule_words);
     if (block == NULL) return;
     *block = (pool_block){.next = NULL, .capacity = t->pool_live, .used = 0, .places = t->pool_live};
     Word_t key = 0;
@@ -103,7 +103,7 @@ CSR_PRIVATE void pool_compact(csr_table *t) {
         binding *moved = next_place(block);
         memcpy(moved, b, binding_bytes(1));
         *p = moved;
-        set_slot(t, moved->slot, moved);
+        slot_set(t, moved->slot, moved);
     }
     free_blocks(t, t->pool_blocks);
     t->pool_blocks = block;

@@ -3,7 +3,7 @@
  * changes between two states (csr_diff). Each has a warm path that makes no call but the binding
  * lookup's JudyLGet (csr_resolve) or none (csr_resolve_slot of a compiled binding, a csr_diff
  * hit in `recent_diffs`): what it reads is inline in resolver_internal.h, and a miss goes out of
- * line (resolve_cold, resolve_slot_slow, diff_cold).
+ * line (state_resolve_cold, resolve_slot_slow, diff_cold).
  */
 #include "resolver_internal.h"
 
@@ -13,9 +13,9 @@
 static inline csr_value resolve_binding(csr_table *t, const binding *b, uint64_t state,
                                         bool *repeated) {
     state_cache *cache = recent_cache(t, state);
-    const entry *e = cache == NULL ? NULL : warm_entry(t, cache, b->slot);
+    const entry *e = cache == NULL ? NULL : state_warm_entry(t, cache, b->slot);
     *repeated = e != NULL && e->version == b->version;
-    if (!*repeated) return resolve_cold(t, b, state);
+    if (!*repeated) return state_resolve_cold(t, b, state);
     cache->item.referenced = true;
     return e->value;
 }
@@ -25,7 +25,7 @@ csr_status csr_resolve(csr_table *t, uint32_t target, uint32_t key_path, uint64_
     if (t == NULL || value == NULL) return CSR_ERR_INVALID;
     if (t->busy) return CSR_ERR_REENTRANT;
     binding *b;
-    csr_status status = lookup_binding(t, binding_key(target, key_path), &b);
+    csr_status status = bindings_lookup(t, bindings_key(target, key_path), &b);
     if (status != CSR_OK) return status;
     bool repeated;
     csr_value v = b == NULL ? CSR_NO_VALUE : resolve_binding(t, b, state, &repeated);
@@ -37,7 +37,7 @@ csr_status csr_slot(const csr_table *t, uint32_t target, uint32_t key_path, uint
     if (t == NULL || slot == NULL) return CSR_ERR_INVALID;
     if (t->busy) return CSR_ERR_REENTRANT;
     binding *b;
-    csr_status status = lookup_binding(t, binding_key(target, key_path), &b);
+    csr_status status = bindings_lookup(t, bindings_key(target, key_path), &b);
     if (status != CSR_OK) return status;
     if (b == NULL) return CSR_NOT_FOUND;
     *slot = b->slot;
@@ -61,9 +61,9 @@ static __attribute__((noinline)) csr_result resolve_slot_slow(csr_table *t, uint
     csr_value v = resolve_binding(t, b, state, &repeated);
     const by_slot *map = t->caches->by_slot;
     if (repeated && (slot >= map->capacity || map->tables[slot] == NULL)) {
-        enter(t);
-        compile_binding(t, b);
-        leave(t);
+        table_enter(t);
+        compiled_build(t, b);
+        table_leave(t);
     }
     return value_result(v);
 }
@@ -104,10 +104,10 @@ static csr_status collect_changes(csr_table *t, state_cache *from_cache, uint64_
     size_t n = 0;
     Word_t key = 0;
     csr_status status = CSR_OK;
-    for (const binding *b = next_binding(t, &key, true, &status); b != NULL;
-         b = next_binding(t, &key, false, &status)) {
-        csr_value old_value = cached_value(t, from_cache, b, from);
-        csr_value new_value = cached_value(t, to_cache, b, to);
+    for (const binding *b = bindings_next(t, &key, true, &status); b != NULL;
+         b = bindings_next(t, &key, false, &status)) {
+        csr_value old_value = state_cached_value(t, from_cache, b, from);
+        csr_value new_value = state_cached_value(t, to_cache, b, to);
         if (old_value == new_value) continue;
         if (n < capacity)
             out[n] = (csr_change){(uint32_t)(key >> 32), (uint32_t)key, old_value, new_value,
@@ -129,14 +129,14 @@ static csr_status compute_diff(csr_table *t, state_cache *from_cache, uint64_t f
                                         direct ? DIRECT_DIFF_BINDINGS : 0, &n);
     if (status != CSR_OK) return status;
     size_t bytes = array_bytes(sizeof(diff_list), n, sizeof(csr_change));
-    bool cacheable = make_room(t, bytes);
+    bool cacheable = cache_make_room(t, bytes);
     bool made = t->caches == NO_CACHES;
-    if (!ensure_caches(t)) return CSR_ERR_NOMEM;
+    if (!cache_ensure(t)) return CSR_ERR_NOMEM;
     caches *c = t->caches;
     size_t scratch_words = 0; /* `scratch` is counted by its size (csr_get_stats) */
-    diff_list *list = allocate(bytes, cacheable ? &c->cache_words : &scratch_words);
+    diff_list *list = mem_allocate(bytes, cacheable ? &c->cache_words : &scratch_words);
     if (list == NULL) {
-        if (made) free_caches(t); /* as it was */
+        if (made) caches_free(t); /* as it was */
         return CSR_ERR_NOMEM;
     }
     list->item.bytes = bytes;
@@ -148,10 +148,10 @@ static csr_status compute_diff(csr_table *t, state_cache *from_cache, uint64_t f
         status = collect_changes(t, from_cache, from, to_cache, to, list->changes, n, &list->count);
         if (status == CSR_OK && list->count > n) list->count = n; /* only an impure predicate */
     }
-    if (status == CSR_OK && cacheable && add_item(t, &list->item, ITEM_DIFF, from, to, bytes)) {
+    if (status == CSR_OK && cacheable && cache_add_item(t, &list->item, ITEM_DIFF, from, to, bytes)) {
         c->diff_count++;
         c->current_diffs++;
-        remember_diff(t, from, to, list);
+        recent_remember_diff(t, from, to, list);
         *out = list;
         return CSR_OK;
     }
@@ -163,23 +163,23 @@ static csr_status compute_diff(csr_table *t, state_cache *from_cache, uint64_t f
 
 /* csr_diff when `recent_diffs` missed: the list from the index, or computed. */
 static csr_status diff_cold(csr_table *t, uint64_t from, uint64_t to, diff_list **out) {
-    item **found = index_find(t, ITEM_DIFF, from, to);
+    item **found = cache_find(t, ITEM_DIFF, from, to);
     if (found != NULL) {
         diff_list *list = (diff_list *)*found;
         if (list->epoch == t->epoch) {
-            remember_diff(t, from, to, list);
+            recent_remember_diff(t, from, to, list);
             *out = list;
             return CSR_OK;
         }
-        free_item(t, &list->item); /* stale: computed again below */
+        cache_free_item(t, &list->item); /* stale: computed again below */
     }
     /* A small table computes its changes from the rules, in one pass, and makes no state
      * cache (see DIRECT_DIFF_BINDINGS); a larger one counts them through the caches first,
      * which stay pinned until the list is made. */
     bool direct = t->binding_count <= DIRECT_DIFF_BINDINGS;
-    state_cache *from_cache = direct ? NULL : cache_for(t, from);
+    state_cache *from_cache = direct ? NULL : state_cache_for(t, from);
     if (from_cache != NULL) from_cache->item.pinned = true;
-    state_cache *to_cache = direct ? NULL : cache_for(t, to);
+    state_cache *to_cache = direct ? NULL : state_cache_for(t, to);
     if (to_cache != NULL) to_cache->item.pinned = true;
     csr_status status = compute_diff(t, from_cache, from, to_cache, to, direct, out);
     if (from_cache != NULL) from_cache->item.pinned = false;
@@ -202,13 +202,13 @@ static inline csr_status hand_out_diff(csr_table *t, diff_list *list, const csr_
  * diff_cold's buffer. */
 static __attribute__((noinline)) csr_status diff_slow(csr_table *t, uint64_t from, uint64_t to,
                                                       const csr_change **changes, size_t *count) {
-    free_scratch(t);
+    caches_free_scratch(t);
     if (t->caches != NO_CACHES) t->caches->kept = NULL;
     diff_list *list = recent_diff_list(t, from, to);
     if (list == NULL || list->epoch != t->epoch) {
-        enter(t);
+        table_enter(t);
         csr_status status = diff_cold(t, from, to, &list);
-        leave(t);
+        table_leave(t);
         if (status != CSR_OK) return status;
     }
     return hand_out_diff(t, list, changes, count);

@@ -10,19 +10,19 @@
 #include "resolver_internal.h"
 
 /* Arrays with no room of their own: one empty set of two ways each (mask 1). */
-CSR_PRIVATE void init_recent(caches *c) {
+CSR_PRIVATE void recent_init(caches *c) {
     c->recent = (recent_state *)no_recent;
     c->recent_diffs = (recent_diff *)no_recent_diffs;
     c->recent_mask = c->diff_mask = 1;
     c->recent_drops = c->diff_drops = 0;
 }
 
-CSR_PRIVATE void free_recent(csr_table *t) {
+CSR_PRIVATE void recent_free(csr_table *t) {
     caches *c = t->caches;
-    if (c->recent != no_recent) deallocate(c->recent, (c->recent_mask + 1) * sizeof(recent_state), &t->rule_words);
+    if (c->recent != no_recent) mem_deallocate(c->recent, (c->recent_mask + 1) * sizeof(recent_state), &t->rule_words);
     if (c->recent_diffs != no_recent_diffs)
-        deallocate(c->recent_diffs, (c->diff_mask + 1) * sizeof(recent_diff), &t->rule_words);
-    init_recent(c);
+        mem_deallocate(c->recent_diffs, (c->diff_mask + 1) * sizeof(recent_diff), &t->rule_words);
+    recent_init(c);
 }
 
 /* Puts `cache` first in its state's set; the second way's entry, if live and another's, is
@@ -63,7 +63,7 @@ static inline __attribute__((always_inline)) void grow_recent(csr_table *t, uint
     uint32_t entries = old == none ? 0 : *mask + 1;
     if (entries != 0 && (entries >= RECENT_MAX || *drops <= entries)) return;
     uint32_t count = entries == 0 ? RECENT_MIN : entries * 2;
-    void *grown = allocate(count * size, &t->rule_words);
+    void *grown = mem_allocate(count * size, &t->rule_words);
     if (grown == NULL) return;
     memset(grown, 0, count * size);
     if (states) c->recent = grown;
@@ -81,11 +81,11 @@ static inline __attribute__((always_inline)) void grow_recent(csr_table *t, uint
             }
         }
     *drops = 0;
-    if (entries != 0) deallocate(old, entries * size, &t->rule_words);
+    if (entries != 0) mem_deallocate(old, entries * size, &t->rule_words);
 }
 
 /* Makes `cache` the most recent entry of its state's set. */
-CSR_PRIVATE void remember_recent(csr_table *t, uint64_t state, state_cache *cache) {
+CSR_PRIVATE void recent_remember(csr_table *t, uint64_t state, state_cache *cache) {
     if (t->caches == NO_CACHES) return; /* nothing cached yet: nothing to remember */
     grow_recent(t, ITEM_STATE);
     if (t->caches->recent == no_recent) return; /* no memory for the array: the index serves */
@@ -93,7 +93,7 @@ CSR_PRIVATE void remember_recent(csr_table *t, uint64_t state, state_cache *cach
 }
 
 /* Makes `list` the recent diff from `from` to `to`. */
-CSR_PRIVATE void remember_diff(csr_table *t, uint64_t from, uint64_t to, diff_list *list) {
+CSR_PRIVATE void recent_remember_diff(csr_table *t, uint64_t from, uint64_t to, diff_list *list) {
     if (t->caches == NO_CACHES) return;
     grow_recent(t, ITEM_DIFF);
     if (t->caches->recent_diffs == no_recent_diffs) return;
@@ -101,7 +101,7 @@ CSR_PRIVATE void remember_diff(csr_table *t, uint64_t from, uint64_t to, diff_li
 }
 
 /* Clears the one entry of either array that can point to `it`, which is being freed. */
-CSR_PRIVATE void forget_recent(csr_table *t, const item *it) {
+CSR_PRIVATE void recent_forget(csr_table *t, const item *it) {
     caches *c = t->caches;
     if (it->kind == ITEM_STATE) {
         unsigned set = recent_slot(t, it->key) & ~1u;

@@ -1,50 +1,24 @@
 /*
- * Rules: the storage of rules, bindings, slots and custom predicates, and the calls that change
- * it (csr_set, csr_remove, csr_remove_binding, csr_remove_target, csr_remove_all). A mutation
- * invalidates in O(1): the binding takes a new version from the table's clock and every diff
- * list goes stale (see "Invalidation" in ARCHITECTURE.md).
+ * Rules: a binding's rules in resolution order, and the calls that change them (csr_set,
+ * csr_remove, csr_remove_binding, csr_remove_target, csr_remove_all). A mutation invalidates in
+ * O(1): the binding takes a new version (slots.c) and every diff list goes stale (see
+ * "Invalidation" in ARCHITECTURE.md). The index of bindings is bindings.c; their memory, pool.c;
+ * their slots, slots.c; custom predicates, predicates.c.
  */
 #include "resolver_internal.h"
 
 #include <stdlib.h> /* qsort, bsearch */
 
-/* ---- bindings in key order ----------------------------------------------------------- */
-
-/* The first live binding at or after `*key` (`first`) or after it; NULL at the end, with
- * CSR_ERR_JUDY in `*status` if Judy failed. */
-CSR_PRIVATE binding *next_binding(const csr_table *t, Word_t *key, bool first,
-                                  csr_status *status) {
-    JError_t error;
-    PPvoid_t p = first ? JudyLFirst(t->bindings, key, &error) : JudyLNext(t->bindings, key, &error);
-    while (p != NULL && p != PPJERR && *p == NULL) p = JudyLNext(t->bindings, key, &error);
-    if (p == PPJERR) *status = CSR_ERR_JUDY;
-    return p == NULL || p == PPJERR ? NULL : (binding *)*p;
-}
-
-/* ---- versions: invalidation in O(1) -------------------------------------------------- */
-
-/* A version no cache entry holds. When the clock wraps, every live binding is renumbered to 1
- * and every page made stale, so that no entry from before the wrap can match. */
-static uint32_t next_version(csr_table *t) {
-    if (t->clock == UINT32_MAX) {
-        for (uint32_t s = 0; s < t->slot_count; s++) {
-            binding *b = slot_binding(t, s);
-            if (b != NULL) b->version = 1;
-        }
-        t->clock = 1;
-        t->generation++;
-    }
-    return ++t->clock;
-}
+/* ---- invalidation in O(1) ------------------------------------------------------------ */
 
 /* Forgets what the caches know about `b` (its entries stop matching) and every cached diff. */
 static void invalidate(csr_table *t, binding *b) {
-    b->version = next_version(t);
-    forget_compiled(t, b->slot);
-    stale_diffs(t);
+    b->version = slot_next_version(t);
+    compiled_forget(t, b->slot);
+    caches_stale_diffs(t);
 }
 
-/* ---- rules, predicates, slots and bindings ------------------------------------------- */
+/* ---- rules and bindings -------------------------------------------------------------- */
 
 static bool valid_descriptor(const csr_descriptor *d) {
     if (d == NULL || (unsigned)d->mode > CSR_CUSTOM) return false;
@@ -86,7 +60,7 @@ static csr_status next_sequence(csr_table *t, binding *b, uint32_t *sequence) {
         if (b->rules[i].sequence > newest) newest = b->rules[i].sequence;
     if (newest == UINT32_MAX) {
         size_t bytes = array_bytes(0, b->count, sizeof(uint32_t));
-        uint32_t *sorted = allocate(bytes, &t->rule_words);
+        uint32_t *sorted = mem_allocate(bytes, &t->rule_words);
         if (sorted == NULL) return CSR_ERR_NOMEM;
         for (uint32_t i = 0; i < b->count; i++) sorted[i] = b->rules[i].sequence;
         qsort(sorted, b->count, sizeof(uint32_t), compare_sequences);
@@ -95,7 +69,7 @@ static csr_status next_sequence(csr_table *t, binding *b, uint32_t *sequence) {
                                             sizeof(uint32_t), compare_sequences);
             b->rules[i].sequence = (uint32_t)(found - sorted) + 1;
         }
-        deallocate(sorted, bytes, &t->rule_words);
+        mem_deallocate(sorted, bytes, &t->rule_words);
         newest = b->count;
     }
     *sequence = newest + 1;
@@ -109,96 +83,25 @@ static uint32_t insertion_index(const binding *b, int32_t priority) {
     return i;
 }
 
+/* Releases `r`, taken out of its binding: its value and its predicate's context go to the
+ * release callback. */
 static void release_rule(csr_table *t, const rule *r) {
-    void *predicate_context = NULL;
-    if (r->mode == CSR_CUSTOM) {
-        predicate *p = &t->preds->entries[r->predicate];
-        predicate_context = p->context;
-        p->fn = NULL;
-        p->context = NULL;
-        p->next_free = t->preds->free;
-        t->preds->free = r->predicate;
-    }
+    void *predicate_context = r->mode == CSR_CUSTOM ? pred_release(t, r->predicate) : NULL;
     t->rules--;
     if (t->release != NULL) t->release(r->value, predicate_context, t->release_context);
-}
-
-/* Reserves a predicate entry; NO_PREDICATE when out of memory. Index NO_PREDICATE itself is
- * never handed out. The first one allocates `preds`, bookkeeping and entries in one. */
-static uint32_t reserve_predicate(csr_table *t) {
-    predicates *p = t->preds;
-    if (p != NULL && p->free != NO_PREDICATE) return p->free;
-    uint32_t count = p == NULL ? 0 : p->count, old = p == NULL ? 0 : p->capacity;
-    if (count == old) {
-        uint32_t capacity = doubled(old, 4, NO_PREDICATE);
-        if (capacity == old ||
-            grow((void **)&t->preds, sizeof(predicates), old, capacity, sizeof(predicate),
-                 &t->rule_words) != CSR_OK)
-            return NO_PREDICATE;
-        if (p == NULL) *t->preds = (predicates){.count = 0, .free = NO_PREDICATE};
-        t->preds->capacity = capacity;
-    }
-    return count;
-}
-
-static void fill_predicate(csr_table *t, uint32_t index, const csr_descriptor *d) {
-    predicates *p = t->preds;
-    if (index == p->free)
-        p->free = p->entries[index].next_free;
-    else if (index == p->count)
-        p->count++;
-    p->entries[index] = (predicate){d->predicate, d->predicate_context, d->predicate_id, 0};
-}
-
-/* Frees the custom predicates (csr_table_destroy: no rule refers to them any more). */
-CSR_PRIVATE void free_predicates(csr_table *t) {
-    if (t->preds == NULL) return;
-    deallocate(t->preds, array_bytes(sizeof(predicates), t->preds->capacity, sizeof(predicate)),
-               &t->rule_words);
-    t->preds = NULL;
-}
-
-/* Reserves a slot number and room for it in the slot arrays. */
-static csr_status reserve_slot(csr_table *t, uint32_t *slot) {
-    if (t->free_slot != FREE_SLOTS_END) {
-        *slot = t->free_slot;
-        return CSR_OK;
-    }
-    if (t->slot_count == FREE_SLOTS_END) return CSR_ERR_NOMEM; /* 2^32 - 1 slots */
-    if (t->slot_count == t->slot_capacity) {
-        uint32_t old = t->slot_capacity, capacity = doubled(old, 2, FREE_SLOTS_END);
-        uintptr_t *slots = allocate(array_bytes(0, capacity, sizeof(uintptr_t)), &t->rule_words);
-        if (slots == NULL) return CSR_ERR_NOMEM;
-        if (old > 0) memcpy(slots, t->slots, old * sizeof(uintptr_t));
-        deallocate(t->slots, old * sizeof(uintptr_t), &t->rule_words);
-        t->slots = slots;
-        t->slot_capacity = capacity;
-    }
-    *slot = t->slot_count;
-    return CSR_OK;
-}
-
-static void take_slot(csr_table *t, uint32_t slot, binding *b) {
-    if (slot == t->free_slot)
-        t->free_slot = (uint32_t)(t->slots[slot] >> 1);
-    else
-        t->slot_count++;
-    set_slot(t, slot, b);
-    b->slot = slot;
-    b->version = next_version(t); /* the slot's old entries never match it */
 }
 
 /* Frees the memory of `b`: back to the pool for one rule (see pool.c). */
 static void release_binding_memory(csr_table *t, binding *b) {
     if (b->capacity == 1) return pool_give(t, b);
-    deallocate(b, binding_bytes(b->capacity), &t->rule_words);
+    mem_deallocate(b, binding_bytes(b->capacity), &t->rule_words);
 }
 
 /* A binding for `key`, indexed; `tombstone` is the key's index entry when it holds a tombstone
  * (reused), else NULL. */
 static csr_status new_binding(csr_table *t, Word_t key, PPvoid_t tombstone, binding **out) {
     uint32_t slot;
-    csr_status status = reserve_slot(t, &slot);
+    csr_status status = slot_reserve(t, &slot);
     if (status != CSR_OK) return status;
     binding *b = pool_take(t);
     if (b == NULL) return CSR_ERR_NOMEM;
@@ -210,10 +113,10 @@ static csr_status new_binding(csr_table *t, Word_t key, PPvoid_t tombstone, bind
         if (t->tombstones < TOMBSTONES_SATURATED) t->tombstones--; /* exact, so at least 1 */
     } else if ((p = JudyLIns(&t->bindings, key, &error)) == PPJERR) {
         pool_give(t, b);
-        return judy_status(&error);
+        return mem_judy_status(&error);
     }
     *p = b;
-    take_slot(t, slot, b);
+    slot_take(t, slot, b);
     t->binding_count++;
     *out = b;
     return CSR_OK;
@@ -228,53 +131,11 @@ static void release_rules(csr_table *t, const binding *b) {
  * cache entries stay behind: the next binding to take the slot has a newer version. */
 static void free_binding(csr_table *t, binding *b) {
     release_rules(t, b);
-    stale_diffs(t);
-    forget_compiled(t, b->slot);
-    free_slot(t, b->slot);
+    caches_stale_diffs(t);
+    compiled_forget(t, b->slot);
+    slot_free(t, b->slot);
     t->binding_count--;
     release_binding_memory(t, b);
-}
-
-/* The index's tombstones: `tombstones` while it is exact; once saturated, the index's keys beyond
- * the live bindings. JudyLCount over every key reads the population Judy keeps: about 50
- * instructions whatever the count (callgrind, 1 to 100,000 keys), once per binding removed while
- * saturated; a count below the limit is stored again. 0 if Judy fails, which only skips a
- * compaction. */
-static size_t tombstone_count(csr_table *t) {
-    if (t->tombstones < TOMBSTONES_SATURATED) return t->tombstones;
-    JError_t error;
-    Word_t keys = JudyLCount(t->bindings, 0, ~(Word_t)0, &error);
-    if (keys <= t->binding_count) return 0; /* saturated with none left (reused), or Judy failed */
-    size_t tombstones = (size_t)(keys - t->binding_count);
-    if (tombstones < TOMBSTONES_SATURATED) t->tombstones = (uint16_t)tombstones;
-    return tombstones;
-}
-
-/* Rebuilds the index without tombstones once they outnumber live bindings. Optional: on any
- * failure the old index stays. */
-static void compact(csr_table *t) {
-    size_t tombstones = tombstone_count(t);
-    if (tombstones == 0 ||
-        (t->binding_count > 0 && (tombstones < 64 || tombstones < t->binding_count)))
-        return;
-    Pvoid_t fresh = NULL;
-    Word_t key = 0;
-    JError_t error;
-    csr_status status = CSR_OK;
-    for (binding *b = next_binding(t, &key, true, &status); b != NULL;
-         b = next_binding(t, &key, false, &status)) {
-        PPvoid_t p = JudyLIns(&fresh, key, &error);
-        if (p == PPJERR) {
-            status = CSR_ERR_NOMEM;
-            break;
-        }
-        *p = b;
-    }
-    Pvoid_t *dropped = status == CSR_OK ? &t->bindings : &fresh;
-    JudyLFreeArray(dropped, &error); /* freeing never allocates */
-    if (status != CSR_OK) return;
-    t->bindings = fresh;
-    t->tombstones = 0;
 }
 
 /* Replaces the binding at `key` with a tombstone, then frees it; then compacts the index and
@@ -287,7 +148,7 @@ static csr_status delete_binding(csr_table *t, Word_t key, binding *b) {
     *p = NULL; /* a tombstone */
     if (t->tombstones < TOMBSTONES_SATURATED) t->tombstones++;
     free_binding(t, b);
-    compact(t);
+    bindings_compact(t);
     pool_compact(t);
     return CSR_OK;
 }
@@ -301,7 +162,7 @@ static csr_status reserve_rule(csr_table *t, const binding *b, binding **grown, 
     uint32_t old = b->capacity;
     *capacity = doubled(old, 2, UINT32_MAX);
     if (*capacity == old) return CSR_ERR_NOMEM; /* 2^32 - 1 rules */
-    *grown = allocate(binding_bytes(*capacity), &t->rule_words);
+    *grown = mem_allocate(binding_bytes(*capacity), &t->rule_words);
     return *grown == NULL ? CSR_ERR_NOMEM : CSR_OK;
 }
 
@@ -311,7 +172,7 @@ static binding *move_binding(csr_table *t, binding *b, binding *grown, uint32_t 
     memcpy(grown, b, binding_bytes(b->count));
     grown->capacity = capacity;
     *entry = grown;
-    set_slot(t, b->slot, grown);
+    slot_set(t, b->slot, grown);
     release_binding_memory(t, b);
     return grown;
 }
@@ -320,10 +181,10 @@ static binding *move_binding(csr_table *t, binding *b, binding *grown, uint32_t 
 
 static csr_status set_rule(csr_table *t, uint32_t target, uint32_t key_path,
                            const csr_descriptor *d, csr_value value, uint32_t *slot) {
-    Word_t key = binding_key(target, key_path);
+    Word_t key = bindings_key(target, key_path);
     binding *b;
     PPvoid_t entry;
-    csr_status status = find_binding(t, key, &b, &entry);
+    csr_status status = bindings_find(t, key, &b, &entry);
     if (status != CSR_OK) return status;
 
     int64_t found = b == NULL ? -1 : find_rule(t, b, d);
@@ -333,7 +194,7 @@ static csr_status set_rule(csr_table *t, uint32_t target, uint32_t key_path,
     if (b != NULL && (status = next_sequence(t, b, &sequence)) != CSR_OK) return status;
     uint32_t pred = NO_PREDICATE;
     if (d->mode == CSR_CUSTOM && found < 0) {
-        pred = reserve_predicate(t);
+        pred = pred_reserve(t);
         if (pred == NO_PREDICATE) return CSR_ERR_NOMEM;
     }
     binding *grown = NULL;
@@ -361,7 +222,7 @@ static csr_status set_rule(csr_table *t, uint32_t target, uint32_t key_path,
         r = (rule){.mask = d->mask, .priority = d->priority, .mode = (uint8_t)d->mode,
                    .predicate = NO_PREDICATE};
         if (d->mode == CSR_CUSTOM) {
-            fill_predicate(t, pred, d);
+            pred_fill(t, pred, d);
             r.predicate = pred;
         }
         t->rules++;
@@ -381,17 +242,17 @@ csr_status csr_set(csr_table *t, uint32_t target, uint32_t key_path, const csr_d
                    csr_value value, uint32_t *slot) {
     if (t == NULL || !valid_descriptor(d) || value > CSR_VALUE_MAX) return CSR_ERR_INVALID;
     if (t->busy) return CSR_ERR_REENTRANT;
-    enter(t);
+    table_enter(t);
     csr_status status = set_rule(t, target, key_path, d, value, slot);
-    leave(t);
+    table_leave(t);
     return status;
 }
 
 static csr_status remove_rule(csr_table *t, uint32_t target, uint32_t key_path,
                               const csr_descriptor *d) {
-    Word_t key = binding_key(target, key_path);
+    Word_t key = bindings_key(target, key_path);
     binding *b;
-    csr_status status = lookup_binding(t, key, &b);
+    csr_status status = bindings_lookup(t, key, &b);
     if (status != CSR_OK) return status;
     int64_t found = b == NULL ? -1 : find_rule(t, b, d);
     if (found < 0) return CSR_NOT_FOUND;
@@ -406,9 +267,9 @@ csr_status csr_remove(csr_table *t, uint32_t target, uint32_t key_path,
                       const csr_descriptor *d) {
     if (t == NULL || !valid_descriptor(d)) return CSR_ERR_INVALID;
     if (t->busy) return CSR_ERR_REENTRANT;
-    enter(t);
+    table_enter(t);
     csr_status status = remove_rule(t, target, key_path, d);
-    leave(t);
+    table_leave(t);
     return status;
 }
 
@@ -416,8 +277,8 @@ csr_status csr_remove(csr_table *t, uint32_t target, uint32_t key_path,
 static csr_status remove_range(csr_table *t, Word_t first, Word_t last) {
     csr_status status = CSR_NOT_FOUND, error = CSR_OK;
     Word_t key = first;
-    for (binding *b = next_binding(t, &key, true, &error); b != NULL && key <= last;
-         b = next_binding(t, &key, true, &error)) {
+    for (binding *b = bindings_next(t, &key, true, &error); b != NULL && key <= last;
+         b = bindings_next(t, &key, true, &error)) {
         csr_status removed = delete_binding(t, key, b);
         if (removed != CSR_OK) return removed;
         status = CSR_OK;
@@ -428,24 +289,24 @@ static csr_status remove_range(csr_table *t, Word_t first, Word_t last) {
 csr_status csr_remove_binding(csr_table *t, uint32_t target, uint32_t key_path) {
     if (t == NULL) return CSR_ERR_INVALID;
     if (t->busy) return CSR_ERR_REENTRANT;
-    enter(t);
-    Word_t key = binding_key(target, key_path);
+    table_enter(t);
+    Word_t key = bindings_key(target, key_path);
     csr_status status = remove_range(t, key, key);
-    leave(t);
+    table_leave(t);
     return status;
 }
 
 csr_status csr_remove_target(csr_table *t, uint32_t target) {
     if (t == NULL) return CSR_ERR_INVALID;
     if (t->busy) return CSR_ERR_REENTRANT;
-    enter(t);
-    csr_status status = remove_range(t, binding_key(target, 0), binding_key(target, UINT32_MAX));
-    leave(t);
+    table_enter(t);
+    csr_status status = remove_range(t, bindings_key(target, 0), bindings_key(target, UINT32_MAX));
+    table_leave(t);
     return status;
 }
 
-CSR_PRIVATE void remove_all(csr_table *t) {
-    release_caches(t);
+CSR_PRIVATE void rules_remove_all(csr_table *t) {
+    caches_release(t);
     /* Release every binding's rules, by slot (the index is not walked), and free the bindings
      * of more than one rule; then the pool and the whole index at once: freeing never
      * allocates. */
@@ -453,23 +314,23 @@ CSR_PRIVATE void remove_all(csr_table *t) {
         binding *b = slot_binding(t, s);
         if (b == NULL) continue;
         release_rules(t, b);
-        if (b->capacity > 1) deallocate(b, binding_bytes(b->capacity), &t->rule_words);
+        if (b->capacity > 1) mem_deallocate(b, binding_bytes(b->capacity), &t->rule_words);
     }
     pool_free(t);
     t->binding_count = 0;
-    stale_diffs(t);
+    caches_stale_diffs(t);
     JError_t error;
     JudyLFreeArray(&t->bindings, &error);
     t->bindings = NULL;
     t->tombstones = 0;
     t->slot_count = 0;
     t->free_slot = FREE_SLOTS_END;
-    free_scratch(t);
+    caches_free_scratch(t);
 }
 
 void csr_remove_all(csr_table *t) {
     if (t == NULL || t->busy) return;
-    enter(t);
-    remove_all(t);
-    leave(t);
+    table_enter(t);
+    rules_remove_all(t);
+    table_leave(t);
 }

@@ -2,45 +2,18 @@
  * State caches: per state, a two-level page table of (value, version) entries by slot, found
  * through `recent` or the cache index; resolving a binding in a state through them (computed
  * from the rules on a miss, kept when the budget has room). The warm path's reads (recent_cache,
- * warm_entry) are inline in resolver_internal.h; this file holds what runs when they miss.
+ * state_warm_entry) are inline in resolver_internal.h; this file holds what runs when they miss.
+ * A state cache is freed with its item (cache_index.c), which may be evicted by any allocation.
  */
 #include "resolver_internal.h"
-
-/* Placeholders that keep NULL checks off the warm path, never written: a page not allocated yet
- * is NO_PAGE, whose generation no table reaches, and a middle table not allocated yet is NO_MID,
- * whose pages are all NO_PAGE. */
-static const page no_page = {.generation = UINT64_MAX};
-#define NO_PAGE ((page *)&no_page)
-static page *const no_mid[MID_ENTRIES] = {[0 ... MID_ENTRIES - 1] = NO_PAGE};
-#define NO_MID ((page **)no_mid)
-
-/* Frees the page tables of `cache` (its item is freed by free_item). */
-CSR_PRIVATE void free_pages(csr_table *t, state_cache *cache) {
-    for (uint32_t r = 0; r < cache->root_count; r++) {
-        page **mid = cache->root[r];
-        if (mid == NO_MID) continue;
-        for (uint32_t i = 0; i < MID_ENTRIES; i++)
-            if (mid[i] != NO_PAGE) deallocate(mid[i], sizeof(page), &t->caches->cache_words);
-        deallocate(mid, MID_BYTES, &t->caches->cache_words);
-    }
-    deallocate(cache->root, cache->root_count * sizeof(page **), &t->caches->cache_words);
-}
-
-
-/* The value of `b` in `state`, computed from its rules: the first that matches wins. */
-CSR_PRIVATE csr_value compute_value(const csr_table *t, const binding *b, uint64_t state) {
-    for (uint32_t i = 0; i < b->count; i++)
-        if (rule_matches(t, &b->rules[i], state)) return b->rules[i].value;
-    return CSR_NO_VALUE;
-}
 
 /* The cache of `state`, created when missing. NULL when there is none and none could be made
  * within the budget: callers then compute without caching, and the table is as it was (no
  * bookkeeping made for nothing). */
-CSR_PRIVATE state_cache *cache_for(csr_table *t, uint64_t state) {
+CSR_PRIVATE state_cache *state_cache_for(csr_table *t, uint64_t state) {
     state_cache *cache = recent_cache(t, state);
     if (cache == NULL) {
-        item **found = index_find(t, ITEM_STATE, state, 0);
+        item **found = cache_find(t, ITEM_STATE, state, 0);
         if (found != NULL) {
             cache = (state_cache *)*found;
         } else {
@@ -48,14 +21,14 @@ CSR_PRIVATE state_cache *cache_for(csr_table *t, uint64_t state) {
             cache = cache_allocate(t, sizeof(state_cache));
             if (cache != NULL) memset(cache, 0, sizeof *cache);
             if (cache == NULL ||
-                !add_item(t, &cache->item, ITEM_STATE, state, 0, sizeof(state_cache))) {
-                if (cache != NULL) deallocate(cache, sizeof(state_cache), &t->caches->cache_words);
-                if (made) free_caches(t);
+                !cache_add_item(t, &cache->item, ITEM_STATE, state, 0, sizeof(state_cache))) {
+                if (cache != NULL) mem_deallocate(cache, sizeof(state_cache), &t->caches->cache_words);
+                if (made) caches_free(t);
                 return NULL;
             }
             t->caches->state_count++;
         }
-        remember_recent(t, state, cache);
+        recent_remember(t, state, cache);
     }
     cache->item.referenced = true;
     return cache;
@@ -70,7 +43,7 @@ static entry *entry_for(csr_table *t, state_cache *cache, uint32_t slot) {
         page ***root = cache_allocate(t, bytes);
         if (root == NULL) return NULL;
         for (uint32_t i = 0; i <= r; i++) root[i] = i < cache->root_count ? cache->root[i] : NO_MID;
-        deallocate(cache->root, cache->root_count * sizeof(page **), &t->caches->cache_words);
+        mem_deallocate(cache->root, cache->root_count * sizeof(page **), &t->caches->cache_words);
         cache->root = root;
         cache->root_count = r + 1;
     }
@@ -95,23 +68,23 @@ static entry *entry_for(csr_table *t, state_cache *cache, uint32_t slot) {
 }
 
 /* The value of `b` in `state`, read from or filled into `cache` when it has room. */
-CSR_PRIVATE csr_value cached_value(csr_table *t, state_cache *cache, const binding *b,
+CSR_PRIVATE csr_value state_cached_value(csr_table *t, state_cache *cache, const binding *b,
                                    uint64_t state) {
     entry *e = cache == NULL ? NULL : entry_for(t, cache, b->slot);
-    if (e == NULL) return compute_value(t, b, state);
-    if (e->version != b->version) *e = (entry){compute_value(t, b, state), b->version};
+    if (e == NULL) return match_value(t, b, state);
+    if (e->version != b->version) *e = (entry){match_value(t, b, state), b->version};
     return e->value;
 }
 
 /* csr_resolve and csr_resolve_slot when the warm path missed: kept out of line, so that the
  * warm path needs no stack frame. */
-CSR_PRIVATE __attribute__((noinline)) csr_value resolve_cold(csr_table *t,
+CSR_PRIVATE __attribute__((noinline)) csr_value state_resolve_cold(csr_table *t,
                                                              const binding *b, uint64_t state) {
-    enter(t);
-    state_cache *cache = cache_for(t, state);
+    table_enter(t);
+    state_cache *cache = state_cache_for(t, state);
     if (cache != NULL) cache->item.pinned = true; /* filling its pages evicts others, never it */
-    csr_value value = cached_value(t, cache, b, state);
+    csr_value value = state_cached_value(t, cache, b, state);
     if (cache != NULL) cache->item.pinned = false;
-    leave(t);
+    table_leave(t);
     return value;
 }

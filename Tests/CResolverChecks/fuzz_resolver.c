@@ -9,7 +9,8 @@
  * every custom predicate try to call back into the table: each such call must be refused with
  * CSR_ERR_REENTRANT (void functions: change nothing). Throughout, the release function checks
  * that every value handle and predicate context the table was given is released exactly once,
- * and none is left at destroy. Bulk operations set and remove runs of up to 320 bindings, so
+ * and none is left at destroy. After every operation csr_check verifies the table's invariants
+ * (from a callback it must report the table busy). Bulk operations set and remove runs of up to 320 bindings, so
  * that the index is compacted while hundreds of bindings are live.
  */
 #include <stdio.h>
@@ -106,6 +107,7 @@ static void try_reentry(void) {
     csr_clear_cache(table);
     csr_release_cache(table);
     csr_table_destroy(table);
+    if (csr_check(table) != CSR_INVARIANT_NOT_BUSY) fail("csr_check from a callback");
     csr_get_stats(table, &after);
     if (memcmp(&before, &after, sizeof before) != 0) fail("a refused re-entrant call changed the table");
 }
@@ -288,6 +290,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         }
         check_ownership();
+        csr_invariant broken = csr_check(table);
+        if (broken != CSR_INVARIANTS_HOLD) {
+            fprintf(stderr, "broken: %s\n", csr_invariant_name(broken));
+            fail("csr_check: an invariant is broken");
+        }
         csr_stats stats;
         csr_get_stats(table, &stats);
         if (stats.cache_budget != budget) fail("csr_get_stats reports another budget");

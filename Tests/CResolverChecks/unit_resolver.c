@@ -24,7 +24,9 @@
  *     while busy; gathers of distinct results;
  *   - csr_lint: its arguments, a report whose size would overflow, its counts and bits on a
  *     small table (one word and two), the caches it leaves alone, a predicate that calls back
- *     (refused).
+ *     (refused);
+ *   - csr_check after every call that changes a table, and each invariant it checks caught when
+ *     broken on purpose (unit_invariants.c).
  * JudyMalloc/JudyFree are replaced here: they refuse huge requests (as malloc would, but
  * without ASan's abort) and count calls. Exits non-zero on the first failed check.
  */
@@ -83,11 +85,11 @@ static void test_size_helpers(void) {
     CHECK(doubled(1u << 31, 8, UINT32_MAX) == UINT32_MAX);
     CHECK(doubled(UINT32_MAX, 8, UINT32_MAX) == UINT32_MAX);
     size_t counter = 0, before = mallocs;
-    CHECK(allocate(SIZE_MAX, &counter) == NULL && counter == 0 && mallocs == before);
-    CHECK(allocate(MAX_ALLOCATION + 1, &counter) == NULL && mallocs == before);
+    CHECK(mem_allocate(SIZE_MAX, &counter) == NULL && counter == 0 && mallocs == before);
+    CHECK(mem_allocate(MAX_ALLOCATION + 1, &counter) == NULL && mallocs == before);
     void *array = NULL;
-    CHECK(grow(&array, 0, 0, SIZE_MAX / 8, 16, &counter) == CSR_ERR_NOMEM && array == NULL);
-    CHECK(grow(&array, 16, 0, SIZE_MAX / 16, 16, &counter) == CSR_ERR_NOMEM && array == NULL);
+    CHECK(mem_grow(&array, 0, 0, SIZE_MAX / 8, 16, &counter) == CSR_ERR_NOMEM && array == NULL);
+    CHECK(mem_grow(&array, 16, 0, SIZE_MAX / 16, 16, &counter) == CSR_ERR_NOMEM && array == NULL);
     CHECK(counter == 0 && mallocs == before);
 }
 
@@ -98,15 +100,15 @@ static void test_capacity_overflow(void) {
     CHECK(csr_set(t, 1, 1, &d, 7, NULL) == CSR_OK);
     binding *b = slot_binding(t, 0);
 
-    /* reserve_slot: 2^31 slots doubles to 2^32 - 1 (32 GiB of pointers, refused), never 0. */
+    /* slot_reserve: 2^31 slots doubles to 2^32 - 1 (32 GiB of pointers, refused), never 0. */
     uint32_t saved_count = t->slot_count, saved_capacity = t->slot_capacity, slot = 0;
     t->slot_count = t->slot_capacity = 1u << 31;
     size_t before = refused;
-    CHECK(reserve_slot(t, &slot) == CSR_ERR_NOMEM);
+    CHECK(slot_reserve(t, &slot) == CSR_ERR_NOMEM);
     CHECK(refused == before + 1 && t->slot_capacity == 1u << 31);
     CHECK(largest_request >= ((size_t)UINT32_MAX * sizeof(binding *)) / sizeof(Word_t));
     t->slot_count = t->slot_capacity = UINT32_MAX;
-    CHECK(reserve_slot(t, &slot) == CSR_ERR_NOMEM);
+    CHECK(slot_reserve(t, &slot) == CSR_ERR_NOMEM);
     t->slot_count = saved_count, t->slot_capacity = saved_capacity;
 
     /* csr_set's rules: 2^31 rules grow to 2^32 - 1 (refused); at 2^32 - 1 they cannot. */
@@ -121,14 +123,14 @@ static void test_capacity_overflow(void) {
     CHECK(reserve_rule(t, &full, &grown, &capacity) == CSR_ERR_NOMEM && refused == before + 1);
     CHECK(binding_bytes(SIZE_MAX / 2) == SIZE_MAX);
 
-    /* reserve_predicate: a rule keeps its predicate's index in 24 bits; NO_PREDICATE (2^24 - 1)
+    /* pred_reserve: a rule keeps its predicate's index in 24 bits; NO_PREDICATE (2^24 - 1)
      * is the sentinel, never handed out: at that many, no more, and nothing is asked for. */
     CHECK(doubled(1u << 23, 4, NO_PREDICATE) == NO_PREDICATE);
     predicates full_preds = {.count = NO_PREDICATE, .capacity = NO_PREDICATE, .free = NO_PREDICATE};
     t->preds = &full_preds;
     before = refused;
     size_t asked = mallocs;
-    CHECK(reserve_predicate(t) == NO_PREDICATE && refused == before && mallocs == asked);
+    CHECK(pred_reserve(t) == NO_PREDICATE && refused == before && mallocs == asked);
     t->preds = NULL;
 
     /* csr_set: `rules` counts in 32 bits; at MAX_RULES a new rule is refused before anything
@@ -146,7 +148,7 @@ static void test_capacity_overflow(void) {
 
     /* A diff of more changes than a size_t can hold, and a root of 2^32 middle tables. */
     size_t scratch_words = 0;
-    CHECK(allocate(array_bytes(sizeof(diff_list), SIZE_MAX / 16, sizeof(csr_change)), &scratch_words) == NULL);
+    CHECK(mem_allocate(array_bytes(sizeof(diff_list), SIZE_MAX / 16, sizeof(csr_change)), &scratch_words) == NULL);
     CHECK(array_bytes(0, (size_t)UINT32_MAX + 1, sizeof(page **)) == ((size_t)UINT32_MAX + 1) * 8);
 
     CHECK(resolve(t, 1, 1, 1) == 7); /* the table is as it was */
@@ -155,6 +157,39 @@ static void test_capacity_overflow(void) {
     CHECK(s.rules == 1 && s.bindings == 1);
     csr_table_destroy(t);
 }
+
+/* From here on, every call that changes a table or its caches is followed by csr_check: the
+ * invariants hold after every operation. Tables too large to check in a moment (more than
+ * CHECKED_SIZE bindings or cached items) and a table busy in its callback are checked when
+ * destroyed (test_capacity_overflow, above, fakes sizes the check would rightly refuse). */
+#define CHECKED_SIZE 2000
+static void checked(csr_table *t) {
+    if (t == NULL || t->busy || t->binding_count > CHECKED_SIZE || t->caches->item_count > CHECKED_SIZE)
+        return;
+    csr_invariant broken = csr_check(t);
+    if (broken != CSR_INVARIANTS_HOLD) fprintf(stderr, "csr_check: %s\n", csr_invariant_name(broken));
+    CHECK(broken == CSR_INVARIANTS_HOLD);
+}
+static csr_status checked_status(csr_table *t, csr_status status) {
+    checked(t);
+    return status;
+}
+static void checked_destroy(csr_table *t) {
+    if (t != NULL && !t->busy) CHECK(csr_check(t) == CSR_INVARIANTS_HOLD);
+    csr_table_destroy(t);
+}
+#define csr_set(t, ...) checked_status((t), csr_set((t), __VA_ARGS__))
+#define csr_remove(t, ...) checked_status((t), csr_remove((t), __VA_ARGS__))
+#define csr_remove_binding(t, ...) checked_status((t), csr_remove_binding((t), __VA_ARGS__))
+#define csr_remove_target(t, ...) checked_status((t), csr_remove_target((t), __VA_ARGS__))
+#define csr_diff(t, ...) checked_status((t), csr_diff((t), __VA_ARGS__))
+#define csr_set_cache_budget(t, ...) checked_status((t), csr_set_cache_budget((t), __VA_ARGS__))
+#define csr_remove_all(t) (csr_remove_all(t), checked(t))
+#define csr_clear_cache(t) (csr_clear_cache(t), checked(t))
+#define csr_release_cache(t) (csr_release_cache(t), checked(t))
+#define csr_table_destroy(t) checked_destroy(t)
+
+#include "unit_invariants.c"
 
 /* One-rule bindings come from the pool: blocks that double from 2 to 256 bindings, places
  * reused once freed, every block freed when the table is emptied. */
@@ -254,11 +289,11 @@ static void test_tombstones_saturated(void) {
     for (; target < 70000; target++) CHECK(csr_remove_binding(t, target, 1) == CSR_OK);
     /* 69,999 tombstones, 70,001 live: not compacted; Judy's count is above the limit, not stored. */
     CHECK(t->tombstones == TOMBSTONES_SATURATED && index_keys(t) == n && t->binding_count == 70001);
-    CHECK(tombstone_count(t) == 69999 && t->tombstones == TOMBSTONES_SATURATED);
+    CHECK(bindings_tombstones(t) == 69999 && t->tombstones == TOMBSTONES_SATURATED);
     /* 5,000 of them reused: the saturated count stays; Judy's, 64,999, is stored again. */
     for (uint32_t reused = 1; reused <= 5000; reused++) CHECK(csr_set(t, reused, 1, &d, reused, NULL) == CSR_OK);
     CHECK(t->tombstones == TOMBSTONES_SATURATED && index_keys(t) == n && t->binding_count == 75001);
-    CHECK(tombstone_count(t) == 64999 && t->tombstones == 64999);
+    CHECK(bindings_tombstones(t) == 64999 && t->tombstones == 64999);
     /* Saturated again after 536 removals (65,535 against 74,465); 70,000 against 70,000 after
      * 5,001: compacted then, and not before. */
     for (uint32_t removed = 1; removed <= 5001; removed++, target++) {
@@ -274,7 +309,7 @@ static void test_tombstones_saturated(void) {
      * keys): none, and the count stays until a removal finds one. */
     CHECK(csr_set(t, target, 1, &d, 1, NULL) == CSR_OK && t->tombstones == 0);
     t->tombstones = TOMBSTONES_SATURATED;
-    CHECK(tombstone_count(t) == 0 && t->tombstones == TOMBSTONES_SATURATED);
+    CHECK(bindings_tombstones(t) == 0 && t->tombstones == TOMBSTONES_SATURATED);
     CHECK(csr_remove_binding(t, target, 1) == CSR_OK && t->tombstones == 1);
     csr_table_destroy(t);
 }
@@ -567,10 +602,10 @@ static void test_cold_storage_on_demand(void) {
     allocated = mallocs;
     size_t freed = frees;
     CHECK(csr_remove_binding(t, 2, 1) == CSR_OK && mallocs == allocated && frees == freed);
-    CHECK(t->tombstones == 1 && tombstone_count(t) == 1 && t->binding_count == 1);
+    CHECK(t->tombstones == 1 && bindings_tombstones(t) == 1 && t->binding_count == 1);
     csr_get_stats(t, &s);
     CHECK(s.rule_bytes == held + JudyLMemUsed(t->bindings) && t->caches == NO_CACHES);
-    CHECK(csr_set(t, 2, 1, &d, 9, NULL) == CSR_OK && tombstone_count(t) == 0); /* reused */
+    CHECK(csr_set(t, 2, 1, &d, 9, NULL) == CSR_OK && bindings_tombstones(t) == 0); /* reused */
     CHECK(csr_remove_binding(t, 2, 1) == CSR_OK);
     /* A diff at budget 0 is held outside it, in the bookkeeping made for it. */
     const csr_change *changes;
@@ -727,7 +762,7 @@ static void test_lint(void) {
     CHECK(csr_lint(linted, NULL, 3, &report) == CSR_ERR_INVALID && report == NULL);
     csr_lint_free(NULL);
 
-    /* Sizes that overflow a size_t come back as SIZE_MAX, which allocate refuses. */
+    /* Sizes that overflow a size_t come back as SIZE_MAX, which mem_allocate refuses. */
     CHECK(lint_bytes(SIZE_MAX / 8, 0, 0) == SIZE_MAX);
     CHECK(lint_bytes(1, SIZE_MAX / 32, 0) == SIZE_MAX); /* the rules alone overflow */
     CHECK(lint_bytes(1, 2, SIZE_MAX / 4) == SIZE_MAX);
@@ -1031,6 +1066,8 @@ static void test_reentry(void) {
 }
 
 int main(void) {
+    test_rule_invariants();
+    test_cache_invariants();
     test_size_helpers();
     test_capacity_overflow();
     test_binding_and_rules_in_one_allocation();

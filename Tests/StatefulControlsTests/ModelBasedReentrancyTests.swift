@@ -194,13 +194,16 @@ final class World {
         return world
     }
 
-    /// Runs `sequence` on a new world, checking after every operation; the first failure.
+    /// Runs `sequence` on a new world, checking the model and the control's invariants after
+    /// every operation; the first failure.
     static func firstFailure(of sequence: [Op], tracing: Bool = false) -> String? {
         let world = World()
         for (index, op) in sequence.enumerated() {
             if tracing { trace("  \(index + 1). \(op)") }
             world.perform(op)
-            if let failure = world.failure() { return "after operation \(index + 1): \(failure)" }
+            if let failure = world.failure() ?? world.control.checkInvariants() {
+                return "after operation \(index + 1): \(failure)"
+            }
         }
         return nil
     }

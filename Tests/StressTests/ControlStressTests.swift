@@ -5,7 +5,8 @@ import Testing
 
 /// Random operations on controls, checked against a model after every one: binding and
 /// unbinding values, state changes, transitions, targets deallocated (and new objects at their
-/// addresses), and dispatches whose handlers mutate the control.
+/// addresses), and dispatches whose handlers mutate the control. Every eighth operation, each
+/// control's structures are checked too (``Control/checkInvariants()``).
 ///
 /// `STRESS_OPERATIONS` sets the number of operations (20,000 by default; `make check` runs a
 /// million in release).
@@ -49,6 +50,9 @@ struct ControlStressTests {
 
     static let masks: [UInt] = [0, 1, 2, 4, 8, 5, 12, 6]
     static let priorities: [Int32] = [500, 750, 999, 1000]
+
+    /// How often the controls' ``Control/checkInvariants()`` runs, in operations.
+    static let invariantsEvery = 8
 
     @Test func randomOperationsKeepEveryInvariant() throws {
         let operations = ProcessInfo.processInfo.environment["STRESS_OPERATIONS"].flatMap(Int.init) ?? 20_000
@@ -142,6 +146,14 @@ struct ControlStressTests {
                 }
             }
             try #require(receiver.deliveries == expectedDeliveries, "step \(step): deliveries")
+            // The structures' own promises (C table, slab, registry): every few operations, so
+            // that make stress's million stays a few minutes.
+            if step % Self.invariantsEvery == 0 || step == operations - 1 {
+                for subject in subjects {
+                    let broken = subject.control.checkInvariants()
+                    try #require(broken == nil, "step \(step): \(broken ?? "")")
+                }
+            }
         }
     }
 

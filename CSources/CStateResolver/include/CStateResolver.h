@@ -333,6 +333,40 @@ csr_status csr_set_cache_budget(csr_table *table, size_t bytes);
 /// Fills `*stats`. O(1). The one call a callback may make on its table.
 void csr_get_stats(const csr_table *table, csr_stats *stats);
 
+/// An invariant of a table's structures: csr_check reports the first one broken.
+typedef enum csr_invariant {
+    CSR_INVARIANTS_HOLD = 0, ///< every invariant holds
+    CSR_INVARIANT_NOT_BUSY,  ///< not busy between calls; csr_resolve_slot sees the caches' map
+    CSR_INVARIANT_BINDINGS,  ///< 1 to `capacity` rules, in its slot, version 1...clock
+    CSR_INVARIANT_RULE_ORDER, ///< rules by priority, then sequence, descending; sequences distinct
+    CSR_INVARIANT_RULES,     ///< a known mode, a value handle, a custom rule's own predicate
+    CSR_INVARIANT_COUNTS,    ///< the bindings (index entries, used slots) and rules counted
+    CSR_INVARIANT_TOMBSTONES, ///< an exact tombstone count: the index's keys beyond live bindings
+    CSR_INVARIANT_FREE_SLOTS, ///< the free slots' list: in range, free slots, no cycle, all of them
+    CSR_INVARIANT_PREDICATES, ///< predicate entries: free (an acyclic list) or a custom rule's
+    CSR_INVARIANT_POOL,      ///< the pool: its places, those in use, a free list in its blocks
+    CSR_INVARIANT_RULE_WORDS, ///< `rule_words`: the allocations outside the caches, exactly
+    CSR_INVARIANT_ITEMS,     ///< cached items: ring and index agree, counts by kind, none pinned
+    CSR_INVARIANT_BUDGET,    ///< `cache_words`: the caches' memory, exactly, within the budget
+    CSR_INVARIANT_RECENT,    ///< the `recent` arrays: within their sizes, each entry a cached item
+    CSR_INVARIANT_KEPT,      ///< the list csr_diff returned last: a cached list, or `scratch`
+    CSR_INVARIANT_BY_SLOT,   ///< csr_resolve_slot's map: its count, entries of live bindings
+    CSR_INVARIANT_COMPILED,  ///< each compiled binding gives its binding's values
+    CSR_INVARIANT_STATE_CACHES, ///< current state cache entries hold their binding's value
+    CSR_INVARIANT_DIFFS,     ///< each current diff list lists exactly the changes, in key order
+} csr_invariant;
+
+/// A debugging check of the promises the table's structures keep (csr_invariant): the first one
+/// broken, CSR_INVARIANTS_HOLD when all hold. It changes nothing (no cache filled or evicted)
+/// and runs no callback: values are recomputed only for rules without a custom predicate.
+/// O(bindings + rules + cached entries + cached diffs × bindings): for tests, fuzzers and debug
+/// builds, never the warm path. NULL is sound. From a callback (the table busy, mid-change) it
+/// checks nothing else and returns CSR_INVARIANT_NOT_BUSY.
+csr_invariant csr_check(const csr_table *table);
+
+/// The invariant's name without its prefix ("FREE_SLOTS"); "UNKNOWN" for another value.
+const char *csr_invariant_name(csr_invariant invariant);
+
 #ifdef __cplusplus
 }
 #endif

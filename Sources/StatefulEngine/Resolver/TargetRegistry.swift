@@ -144,3 +144,38 @@ struct TargetRegistry {
         return nil
     }
 }
+
+// MARK: Invariants
+
+extension TargetRegistry {
+    /// The first broken promise of the registry, nil when all hold (see
+    /// ``StateResolver/checkInvariants()``): each id's record carries it; the free ids are
+    /// distinct and exactly the ids without a record; an address is in one entry at most, and
+    /// the index by address, once made, finds each record's id.
+    ///
+    /// - Complexity: O(*n*) in the ids.
+    func invariantViolation() -> String? {
+        var free = Set<UInt32>()
+        for id in freeIDs {
+            guard id >= 1, Int(id) <= idCount, record(atIndex: Int(id) - 1) == nil, free.insert(id).inserted else {
+                return "free id \(id) out of range, in use or listed twice"
+            }
+        }
+        var addresses = Set<UnsafeMutableRawPointer>()
+        for index in 0..<idCount {
+            guard let record = record(atIndex: index) else {
+                guard free.contains(UInt32(index + 1)) else { return "id \(index + 1) neither used nor free" }
+                continue
+            }
+            guard record.id == UInt32(index + 1), address(atIndex: index) == record.address else {
+                return "id \(index + 1): the record of another id or address"
+            }
+            guard addresses.insert(record.address).inserted else { return "an address in two entries" }
+            if let idsByObject, idsByObject[record.address] != record.id { return "the index by address misses id \(record.id)" }
+        }
+        return nil
+    }
+
+    /// Whether `id` is registered: handed out and not freed.
+    func isRegistered(_ id: UInt32) -> Bool { id >= 1 && Int(id) <= idCount && record(atIndex: Int(id) - 1) != nil }
+}

@@ -263,3 +263,38 @@ final class PredicateBox {
     let predicate: @Sendable (ControlState) -> Bool
     init(id: UInt64, _ predicate: @escaping @Sendable (ControlState) -> Bool) { (self.id, self.predicate) = (id, predicate) }
 }
+
+// MARK: Invariants
+
+extension ValueSlab {
+    /// The first broken promise of the slab, nil when all hold (see
+    /// ``StateResolver/checkInvariants()``): the free handles are distinct, in range, and exactly
+    /// the freed entries; the values held have distinct versions, each handed out already.
+    ///
+    /// - Complexity: O(*n*) in the handles.
+    func invariantViolation() -> String? {
+        var free = Set<csr_value>()
+        for handle in freeHandles {
+            guard Int(handle) < entries.count, entries[Int(handle)].version == 0, free.insert(handle).inserted else {
+                return "free handle \(handle) out of range, held or listed twice"
+            }
+        }
+        var versions = Set<UInt64>()
+        for (handle, entry) in entries.enumerated() where entry.version != 0 {
+            guard entry.version & ~Self.inlineFlag <= lastVersion, versions.insert(entry.version).inserted else {
+                return "handle \(handle): version \(entry.version) reused or never handed out"
+            }
+        }
+        return versions.count + free.count == entries.count ? nil : "a freed handle is not on the free list"
+    }
+
+    /// Whether `handle` holds a value (handed out and not freed).
+    func holds(_ handle: csr_value) -> Bool { Int(handle) < entries.count && entries[Int(handle)].version != 0 }
+
+    /// Sets the version of the value at `handle`, breaking the slab on purpose for the test that
+    /// sees ``invariantViolation()`` report it; returns the version it had, to put back.
+    mutating func swapVersionForTesting(_ handle: csr_value, _ version: UInt64) -> UInt64 {
+        defer { entries[Int(handle)].version = version }
+        return entries[Int(handle)].version
+    }
+}
