@@ -18,10 +18,9 @@ CSR_PRIVATE binding *bindings_next(const csr_table *t, Word_t *key, bool first,
 }
 
 /* The index's tombstones: `tombstones` while it is exact; once saturated, the index's keys beyond
- * the live bindings. JudyLCount over every key reads the population Judy keeps: about 50
- * instructions whatever the count (callgrind, 1 to 100,000 keys), once per binding removed while
- * saturated; a count below the limit is stored again. 0 if Judy fails, which only skips a
- * compaction. */
+ * the live bindings. JudyLCount over every key reads the population Judy keeps, at a cost that
+ * does not grow with the count, once per binding removed while saturated; a count below the
+ * limit is stored again. 0 if Judy fails, which only skips a compaction. */
 CSR_PRIVATE size_t bindings_tombstones(csr_table *t) {
     if (t->tombstones < TOMBSTONES_SATURATED) return t->tombstones;
     JError_t error;

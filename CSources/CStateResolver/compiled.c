@@ -85,11 +85,11 @@ static uint64_t spreading_magic(uint64_t care, unsigned bits, unsigned rotation)
 /* A gather of the subsets' results, which it leaves in `room`; false when none was found. At
  * each index width, from the number of bits to COMPILED_SPARE_BITS more, it tries the spreading
  * multipliers (each rotation of the bits' order), then GATHER_TRIES pseudo-random ones, most of
- * them dense (a dense one gathered a 3-rule pair over 8 scattered bits in 10 bits 2.8 % of the
- * time, a sparse one 0.1 to 0.8 %). Results that repeat make it easier: two states may share an index when
- * their results are equal. With 256 distinct results (the worst case) over 8 bits, it found one
- * for each of 300 random sets of bits within 16 positions, and for 279 of 300 scattered over the
- * whole word; the others stay on the state caches (NOT_COMPILED). */
+ * them dense: dense multipliers gather scattered bits far more often than sparse ones
+ * (docs/benchmark-history.md has the trials). Results that repeat make it easier: two states
+ * may share an index when their results are equal. Bits close together are always gathered;
+ * a few sets scattered over the whole word with many distinct results are not, and stay on the
+ * state caches (NOT_COMPILED). */
 #define GATHER_TRIES 256
 static bool find_gather(const subsets *in, gather *g, gather_room *room) {
     unsigned k = (unsigned)__builtin_popcountll(in->care), bits = k > 0 ? k : 1;

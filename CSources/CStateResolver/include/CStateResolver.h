@@ -231,10 +231,9 @@ typedef struct csr_result {
 /// short (the warm path marks no use), to be compiled again when their states repeat. A pair is
 /// not compiled, and resolves through the state caches as csr_resolve does, when one of its
 /// rules is custom, its rules read more than 8 bits, no multiplier gathers its results into at
-/// most 1,024 entries (with many distinct results over bits far apart: 21 of 300 random sets of
-/// 8 bits scattered over the word with 256 distinct results, none within 16 positions) — until
-/// its rules change — or, until there is room, when its table or its slot does not fit in the
-/// budget.
+/// most 1,024 entries (which happens only with many distinct results over bits far apart) —
+/// until its rules change — or, until there is room, when its table or its slot does not fit in
+/// the budget.
 /// - Complexity: O(1) when the pair is compiled or the state cached; compiling costs
 ///   O(rules × 2^bits read) plus the search for a multiplier (tens of microseconds for 256 rules
 ///   over 8 bits), once per change of the pair's rules, and growing the map O(slot).
