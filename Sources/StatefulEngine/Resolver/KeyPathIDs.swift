@@ -33,6 +33,8 @@ struct KeyPathIDs {
 
     /// The number of properties numbered.
     private(set) var count = 0
+    /// The position ``id(_:of:)`` found last: a bind asks for the writer of that key path next.
+    private var lastPosition = 0
 
     /// Searched in order up to this many key paths, looked up beyond.
     static var indexedBeyond: Int { 8 }
@@ -46,8 +48,12 @@ struct KeyPathIDs {
     ///   lookup); else a lookup in the ``KeyPathCatalog`` too.
     mutating func id<Target: AnyObject, Value>(_ keyPath: ReferenceWritableKeyPath<Target, Value>, of target: Target) -> UInt32 {
         let rootClass: AnyClass = type(of: target)
-        if let position = position(of: keyPath, rootClass: ObjectIdentifier(rootClass)) { return seen[position].id }
+        if let position = position(of: keyPath, rootClass: ObjectIdentifier(rootClass)) {
+            lastPosition = position
+            return seen[position].id
+        }
         let (known, writer) = KeyPathCatalog.known(keyPath, valueType: Value.self, rootClass: rootClass)
+        defer { lastPosition = seen.count - 1 }
         return see(known, writer: writer)
     }
 
@@ -98,8 +104,9 @@ struct KeyPathIDs {
         return seen.firstIndex { $0.known.key.keyPath === keyPath && $0.known.key.rootClass == rootClass }
     }
 
-    /// The position of a key path whose id was asked for.
+    /// The position of a key path whose id was asked for (the last one, usually).
     private func knownPosition(of keyPath: AnyKeyPath, rootClass: AnyClass) -> Int {
+        if lastPosition < seen.count, seen[lastPosition].known.key == KeyPathFromClass(keyPath, on: rootClass) { return lastPosition }
         guard let position = position(of: keyPath, rootClass: ObjectIdentifier(rootClass)) else {
             internalInconsistency("KeyPathIDs: a writer asked for before the key path's id")
         }
