@@ -45,4 +45,19 @@ struct InvariantTests {
         #expect(try resolver.slab.insert(nil, inline: 2) == 1)  // the freed handle, reused
         #expect(resolver.checkInvariants() == nil)
     }
+
+    @Test func aBrokenRegistryIsReported() throws {
+        let resolver = StateResolver(), target = Target()
+        try resolver.setValue(1, for: \.count, of: target, when: .containing(.selected))
+        let bound = try #require(resolver.targets.record(at: target))
+        #expect(resolver.checkInvariants() == nil)
+
+        // A target forgotten while the table still binds it.
+        resolver.targets.remove(bound)
+        #expect(resolver.checkInvariants() == "the table binds unregistered target \(bound.id)")
+
+        // Its id freed twice.
+        resolver.targets.remove(bound)
+        #expect(resolver.checkInvariants()?.hasPrefix("target registry: free id \(bound.id)") == true)
+    }
 }
