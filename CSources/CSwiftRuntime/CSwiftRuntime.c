@@ -55,15 +55,18 @@ bool swiftrt_find_access_list(void) {
     const void *before = (const void *)((uintptr_t)first[2] & ~(uintptr_t)1);
     dl_iterate_phdr(search_module, &search);
     swift_beginAccess(&b, second, 0x21, (void *)0);
+    /* The one candidate that followed the second access to its record. */
     int held = 0, which = -1;
     for (int i = 0; i < search.count && i < search.capacity; i++) {
-        if (word_at(&candidates[i]) == second && ++held) which = i;
+        if (word_at(&candidates[i]) != second) continue;
+        held++;
+        which = i;
     }
     swift_endAccess(second);
     bool found = held == 1 && word_at(&candidates[which]) == first;
     swift_endAccess(first);
     found = found && word_at(&candidates[which]) == before;
-    if (found) swiftrt_access_list = candidates[which];
+    if (found && !swiftrt_access_list.module) swiftrt_access_list = candidates[which];
     return found;
 }
 

@@ -28,7 +28,6 @@ void *swift_tryRetain(void *object);
 /// Releases a strong reference (the runtime's swift_release).
 void swift_release(void *object);
 
-
 /// Swift's dynamic exclusivity check (the runtime's swift_beginAccess, which compiled code calls
 /// before it accesses a class's stored property): `flags` 1 is a modification; without the
 /// tracking flag (0x20) the access is instantaneous — checked against the accesses in progress
@@ -64,7 +63,9 @@ extern swiftrt_tls_index swiftrt_access_list;
 
 /// Finds swiftrt_access_list: the one word of a module's static TLS block that holds the record
 /// of each tracked access begun here while it lasts, and the one before once it ends. Returns
-/// whether it found exactly one. Called once, by the start-up check (DirectAccessSelfCheck).
+/// whether it found exactly one. Sets swiftrt_access_list the first time only: the start-up
+/// check (DirectAccessSelfCheck) calls it before any resolver reads it; a later call (a test's)
+/// writes nothing that a resolver on another thread could be reading.
 bool swiftrt_find_access_list(void);
 
 /// Whether swiftrt_access_list was found (for tests).

@@ -3,6 +3,21 @@
 
 internal import CStateResolver
 
+/// What reads a table's last diff in place (a resolver's apply): told to copy what it has not
+/// read yet before a call frees it.
+protocol DiffReader: AnyObject {
+    /// Goes on with a copy of the changes not read yet.
+    func detachDiff()
+}
+
+extension Unmanaged<AnyObject> {
+    /// Tells the ``DiffReader`` this is to detach (see ``RuleTable/diffReader``).
+    func detachDiff() {
+        guard let reader = takeUnretainedValue() as? any DiffReader else { internalInconsistency("a diff reader that cannot detach") }
+        reader.detachDiff()
+    }
+}
+
 /// A C rule table (Judy-backed, see `CStateResolver`) and the values of its rules
 /// (``ValueSlab``): the rules of one resolver, or of every resolver that made the same binds.
 ///
@@ -26,21 +41,6 @@ internal import CStateResolver
 ///
 /// Sharing is for resolvers used from one isolation domain, as a control's are (the main
 /// actor): a shared table's caches change as any of its resolvers resolves.
-/// What reads a table's last diff in place (a resolver's apply): told to copy what it has not
-/// read yet before a call frees it.
-protocol DiffReader: AnyObject {
-    /// Goes on with a copy of the changes not read yet.
-    func detachDiff()
-}
-
-extension Unmanaged<AnyObject> {
-    /// Tells the ``DiffReader`` this is to detach (see ``RuleTable/diffReader``).
-    func detachDiff() {
-        guard let reader = takeUnretainedValue() as? any DiffReader else { internalInconsistency("a diff reader that cannot detach") }
-        reader.detachDiff()
-    }
-}
-
 final class RuleTable {
     let table: OpaquePointer
     /// The values of the rules, accessed in place (see ``StateResolver``).

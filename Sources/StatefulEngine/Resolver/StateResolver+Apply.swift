@@ -151,9 +151,9 @@ extension StateResolver {
     /// ``BoundTarget/readsReferenceCounts``) by a reference taken unless its deinitialisation has
     /// begun — or, for a write that runs no user code to a target whose `deinit` runs on the main
     /// actor as this resolver does (``BoundTarget/reportsLifetime``), checked not to have begun;
-    /// with the portable access by the reference its weak load made, or,
-    /// for a target that reports its lifetime, retained here — unless it is at `caller`, the
-    /// object whose method applies (see ``apply(_:calledBy:)``), which holds itself.
+    /// with the portable access by the reference its weak load made, or, for a target that
+    /// reports its lifetime, retained here — unless it is at `caller`, the object whose method
+    /// applies (see ``apply(_:calledBy:)``), which holds itself.
     ///
     /// A direct write in place is checked for exclusivity, as an assignment is, unless
     /// `checksAccesses` is false: the apply loop found no access in progress on this thread.
