@@ -1,5 +1,8 @@
 // A resolver's part that the apply loop reads and changes: the applied and requested states,
-// the apply under way and its changes, and what tells it to skip or resolve again.
+// the apply under way and the changes it writes (read in place from the C table), and what
+// tells it to skip or resolve again.
+
+internal import CStateResolver
 
 /// Where a resolver's applying stands: the applied state and the requested one, whether an
 /// ``StateResolver/apply(_:)`` runs (a nested call only moves ``requested``) and the changes it
@@ -89,5 +92,50 @@ struct ApplyState {
     @inlinable
     func distinguishes(_ from: ControlState, _ to: ControlState) -> Bool {
         (from.rawValue ^ to.rawValue) & sensitiveBits != 0
+    }
+}
+
+/// The changes an apply is writing. They are read in place, from memory the C table owns until
+/// its next mutation; ``detach()`` copies the ones not handed out yet before such a call.
+struct PendingChanges {
+    private var borrowed = UnsafeBufferPointer<csr_change>(start: nil, count: 0)
+    private var owned: [csr_change] = []
+    /// The next change's index. (32 bits: a table has at most `UInt32.max` slots, so as many
+    /// changes; the resolver's flags take the room after it.)
+    private var index: UInt32 = 0
+
+    /// Starts on changes the C table owns (until its next mutation).
+    mutating func begin(_ changes: UnsafeBufferPointer<csr_change>) {
+        borrowed = changes
+        if !owned.isEmpty { owned = [] }
+        index = 0
+    }
+
+    /// Starts on changes of its own.
+    mutating func begin(owning changes: [csr_change]) {
+        borrowed = UnsafeBufferPointer(start: nil, count: 0)
+        owned = changes
+        index = 0
+    }
+
+    /// The next change, nil when every one was handed out.
+    @inline(__always)
+    mutating func next() -> csr_change? {
+        if borrowed.baseAddress != nil {
+            guard Int(index) < borrowed.count else { return nil }
+            defer { index &+= 1 }
+            return borrowed[Int(index)]
+        }
+        guard Int(index) < owned.count else { return nil }
+        defer { index &+= 1 }
+        return owned[Int(index)]
+    }
+
+    /// Copies the changes not handed out yet, before a table call frees the memory they are in.
+    mutating func detach() {
+        guard borrowed.baseAddress != nil else { return }
+        owned = Array(borrowed[Int(index)...])
+        borrowed = UnsafeBufferPointer(start: nil, count: 0)
+        index = 0
     }
 }

@@ -140,6 +140,23 @@ extension StateResolver {
             })
     }
 
+    // MARK: The diff read in place
+
+    /// Before a call that may free the table's last diff (another diff, a mutation, a cache
+    /// release): the apply reading it in place — this resolver's, or on a shared table
+    /// another's — goes on with a copy of the changes it has not written yet.
+    func detachDiffReader() {
+        applying.pending.detach()
+        if let reader = rules.diffReader {
+            reader.detachDiff()
+            rules.diffReader = nil
+        }
+    }
+
+    /// Whether `reader` is this resolver, compared without a retain.
+    @inline(__always)
+    func isSelf(_ reader: Unmanaged<AnyObject>?) -> Bool { reader?.toOpaque() == Unmanaged.passUnretained(self).toOpaque() }
+
     // MARK: The writes
 
     /// Writes the value of `handle` (nil: the default) to the binding's target unless it holds
@@ -253,4 +270,8 @@ extension StateResolver {
         if let binding = bindings.binding(inSlot: change.slot) { return binding }
         return bindings[Self.key(change.target, change.key_path)].map(Unmanaged.passUnretained)
     }
+}
+
+extension StateResolver: DiffReader {
+    func detachDiff() { applying.pending.detach() }
 }

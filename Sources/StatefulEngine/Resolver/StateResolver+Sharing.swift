@@ -1,6 +1,5 @@
 // How a resolver shares its rules with the resolvers that made the same binds (see RuleTable):
-// moving between tables, making its own before any other change, and the diff an apply of
-// another resolver on a shared table may be reading.
+// moving between tables, and making its own before any other change.
 
 internal import CStateResolver
 
@@ -98,23 +97,4 @@ extension StateResolver {
         }
         slab.park(left)
     }
-
-    /// Before a call that may free the table's last diff (another diff, a mutation, a cache
-    /// release): the apply reading it in place — this resolver's, or on a shared table
-    /// another's — goes on with a copy of the changes it has not written yet.
-    func detachDiffReader() {
-        applying.pending.detach()
-        if let reader = rules.diffReader {
-            reader.detachDiff()
-            rules.diffReader = nil
-        }
-    }
-
-    /// Whether `reader` is this resolver, compared without a retain.
-    @inline(__always)
-    func isSelf(_ reader: Unmanaged<AnyObject>?) -> Bool { reader?.toOpaque() == Unmanaged.passUnretained(self).toOpaque() }
-}
-
-extension StateResolver: DiffReader {
-    func detachDiff() { applying.pending.detach() }
 }
