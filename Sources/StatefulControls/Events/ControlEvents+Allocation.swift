@@ -41,23 +41,15 @@ final class CustomEventNames: Sendable {
         if name.isEmpty {
             misuse("\(call) with an empty name; name the event in reverse-DNS form, like \"com.example.saved\"")
         }
-        return try names.withLock { (names) throws(CustomEventError) -> ControlEvents in
-            if let (existing, _) = names.first(where: { $0.value == name }) {
-                // One name is one event: a name of the other range would give two meanings to one
-                // name, or hand the library's event to the app.
-                guard range.contains(existing) else {
-                    misuse(
-                        "\(call): the name is held already, by \(existing.holderDescription); a name is one event in the process: name each event in its owner's reverse-DNS domain"
-                    )
-                }
-                return existing
-            }
-            let bits = range.bits
-            guard let free = bits.first(where: { names[$0] == nil }) else {
-                throw .rangeFull(name: name, range: range, holders: bits.map { names[$0]! })
-            }
-            names[free] = name
-            return free
+        switch names.withLock({ $0.allocateBit(named: name, in: range) }) {
+        case .named(let event): return event
+        case .heldOutside(let event):
+            // One name is one event: a name of the other range would give two meanings to one
+            // name, or hand the library's event to the app.
+            misuse(
+                "\(call): the name is held already, by \(event.holderDescription); a name is one event in the process: name each event in its owner's reverse-DNS domain"
+            )
+        case .full(let holders): throw .rangeFull(name: name, range: range, holders: holders)
         }
     }
 }
@@ -103,14 +95,6 @@ extension ControlEvents {
             internalInconsistency("the library's own events outgrew systemReserved: \(error)")
         }
     }
-
-    /// The event's bits, lowest first, each as an event of its own.
-    var bits: [ControlEvents] {
-        (0..<UInt.bitWidth).map { ControlEvents(rawValue: 1 << $0) }.filter { contains($0) }
-    }
-
-    /// The bits in hexadecimal, as `0x1000000`.
-    var hexadecimal: String { "0x" + String(rawValue, radix: 16, uppercase: true) }
 
     /// Who holds an allocated event, for messages: the app or the library.
     var holderDescription: String {

@@ -47,19 +47,10 @@ final class CustomStateNames: Sendable {
                 "ControlState.allocate(named: \"\(name)\", in: \(range.hexadecimal)): the range must be bits of the application ranges 0x00FF0000 and 0xFFFFFFFF00000000, such as ControlState.extendedApplication"
             )
         }
-        return try names.withLock { (names) throws(CustomStateError) -> ControlState in
-            if let existing = names.first(where: { $0.value == name })?.key {
-                guard range.contains(existing) else {
-                    throw .allocatedOutsideRange(name: name, state: existing, range: range)
-                }
-                return existing
-            }
-            let bits = range.bits
-            guard let free = bits.first(where: { names[$0] == nil }) else {
-                throw .rangeFull(name: name, range: range, holders: bits.map { names[$0]! })
-            }
-            names[free] = name
-            return free
+        switch names.withLock({ $0.allocateBit(named: name, in: range) }) {
+        case .named(let state): return state
+        case .heldOutside(let state): throw .allocatedOutsideRange(name: name, state: state, range: range)
+        case .full(let holders): throw .rangeFull(name: name, range: range, holders: holders)
         }
     }
 
@@ -128,14 +119,6 @@ extension ControlState {
     /// Whether every bit of the state lies in the application ranges (``application`` and
     /// ``extendedApplication``).
     public var isCustom: Bool { !isEmpty && ControlState.applicationRanges.isSuperset(of: self) }
-
-    /// The state's bits, lowest first, each as a state of its own.
-    var bits: [ControlState] {
-        (0..<UInt.bitWidth).map { ControlState(rawValue: 1 << $0) }.filter { contains($0) }
-    }
-
-    /// The bits in hexadecimal, as `0x10000`.
-    package var hexadecimal: String { "0x" + String(rawValue, radix: 16, uppercase: true) }
 
     /// The range in words, for messages: "the application range 0x00FF0000", …
     package var rangeDescription: String {
