@@ -246,10 +246,10 @@ struct TrivialCopy {
         let source = source.address(offsets)
         let destination = target + targetOffset
         switch size {
+        case 8: destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
         case 1: destination.storeBytes(of: source.loadUnaligned(as: UInt8.self), as: UInt8.self)
-        case 2: destination.storeBytes(of: source.loadUnaligned(as: UInt16.self), as: UInt16.self)
         case 4: destination.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
-        default: destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+        default: destination.storeBytes(of: source.loadUnaligned(as: UInt16.self), as: UInt16.self)
         }
     }
 }

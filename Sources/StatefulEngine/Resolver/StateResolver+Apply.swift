@@ -97,7 +97,7 @@ extension StateResolver {
                     guard let binding = bindings[Self.key(change.target, change.key_path)] else { continue }
                     written = sync(binding)
                 }
-                if written { writes += 1 }
+                if written { writes &+= 1 }
             }
         }
         return writes
