@@ -245,8 +245,8 @@ struct TrivialCopy {
         // A value's alignment may be less than its size (two 32-bit fields): unaligned loads.
         let source = source.address(offsets)
         let destination = target + targetOffset
+        if _fastPath(size == 8) { return destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self) }
         switch size {
-        case 8: destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
         case 1: destination.storeBytes(of: source.loadUnaligned(as: UInt8.self), as: UInt8.self)
         case 4: destination.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
         default: destination.storeBytes(of: source.loadUnaligned(as: UInt16.self), as: UInt16.self)
