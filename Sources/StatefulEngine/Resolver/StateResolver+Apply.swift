@@ -209,8 +209,8 @@ extension StateResolver {
             // of a control) and the write runs no user code, which could let go of every other
             // reference to it (checked not to have begun); else by a reference taken only if its
             // deinit has not begun.
-            let address = target.address, writer = binding.writer, trivialCopy = writer.trivialCopy
-            let takesReference = address != caller && !(target.reportsLifetime && trivialCopy != nil)
+            let address = target.address, writer = binding.writer
+            let takesReference = address != caller && !(target.reportsLifetime && writer.trivialCopy != nil)
             guard
                 takesReference
                     ? BoundTarget.retainIfAlive(address) : BoundTarget.liveAddressByReferenceCounts(address) != nil
@@ -221,7 +221,7 @@ extension StateResolver {
             // First: a setter that calls back sees the value being written as written.
             binding.writtenVersion = version
             if checksAccesses { writer.checkAccess(address) }
-            if let trivialCopy {
+            if let trivialCopy = writer.trivialCopy {
                 trivialCopy.write(address, source)  // no user code
             } else {
                 writer.write(address, source)
