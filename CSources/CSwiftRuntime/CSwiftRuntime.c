@@ -17,6 +17,7 @@ void swiftrt_call_key_path_getter(const void *getter, void *result, const void *
 }
 
 swiftrt_tls_index swiftrt_access_list;
+__thread void *const *swiftrt_access_list_here;
 
 /* The words of every module's static TLS block (in this thread) that hold `value`: at most
    `capacity` of them, into `found`; returns how many there were. */

@@ -68,6 +68,10 @@ extern swiftrt_tls_index swiftrt_access_list;
 /// writes nothing that a resolver on another thread could be reading.
 bool swiftrt_find_access_list(void);
 
+/// This thread's address of the list swiftrt_access_list finds, NULL until this thread first
+/// asks: a load from the thread's own block instead of a __tls_get_addr call at each apply.
+extern __thread void *const *swiftrt_access_list_here __attribute__((tls_model("initial-exec")));
+
 /// Whether swiftrt_access_list was found (for tests).
 static inline bool swiftrt_access_list_found(void) { return swiftrt_access_list.module != 0; }
 
@@ -81,7 +85,11 @@ static inline bool swiftrt_access_list_found(void) { return swiftrt_access_list.
 /// Exclusivity.cpp, `Access`). With exclusivity checking turned off the record stays zero: no
 /// access. Both are checked at start-up (DirectAccessSelfCheck).
 static inline bool swiftrt_accesses_in_progress(void) {
-    if (swiftrt_access_list.module) return *(void *const *)__tls_get_addr(&swiftrt_access_list) != (void *)0;
+    if (swiftrt_access_list.module) {
+        void *const *list = swiftrt_access_list_here;
+        if (list == (void *)0) list = swiftrt_access_list_here = (void *const *)__tls_get_addr(&swiftrt_access_list);
+        return *list != (void *)0;
+    }
     static char probe;
     void *record[3] = {0, 0, 0};
     swift_beginAccess(&probe, record, 0x21, (void *)0); /* a modification, tracked */
