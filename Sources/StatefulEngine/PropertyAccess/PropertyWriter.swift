@@ -129,6 +129,17 @@ package struct ValueSource {
     /// The value's address (the direct access), given where values of its type lie.
     @inline(__always)
     func address(_ offsets: ValueOffsets) -> UnsafeRawPointer { object + offsets[kind] }
+
+    /// ``address(_:)`` by a branch on the kind: for a function that would otherwise hold the
+    /// offsets on its stack only for this, which makes the compiler guard its frame.
+    @inline(__always)
+    func addressByKind(_ offsets: ValueOffsets) -> UnsafeRawPointer {
+        switch kind {
+        case .box: object + offsets.inBox
+        case .bindingDefault: object + offsets.inBinding
+        case .inline: object
+        }
+    }
 }
 
 /// Where a value of one type lies, in bytes from the object's address, in a ``ValueBox`` and

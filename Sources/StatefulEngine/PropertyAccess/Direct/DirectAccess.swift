@@ -115,20 +115,25 @@
         private typealias Setter = @convention(thin) (UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, Int) -> Void
 
         override func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
+            guard case .stored(let offset) = access, trivialCopy == nil else { return writeOtherwise(target, source) }
+            // One assignment: the new value copied in, then the old one released (its deinit,
+            // user code, runs last).
+            let value = source.addressByKind(offsets).assumingMemoryBound(to: Value.self)
+            (target + offset).assumingMemoryBound(to: Value.self).pointee = value.pointee
+        }
+
+        /// ``write(_:_:)`` of a trivial copy (which the apply loop makes itself) or through a
+        /// setter: apart, so that the assignment above keeps nothing on its stack.
+        @inline(never)
+        private func writeOtherwise(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
             if let trivialCopy { return trivialCopy.write(target, source) }
+            guard case .setter(let function, let block) = access else { internalInconsistency("a stored value's writer") }
+            // The caller holds the target through the call, as any caller of a setter does.
             let value = source.address(offsets).assumingMemoryBound(to: Value.self)
-            switch access {
-            case .stored(let offset):
-                // One assignment: the new value copied in, then the old one released (its deinit,
-                // user code, runs last).
-                (target + offset).assumingMemoryBound(to: Value.self).pointee = value.pointee
-            case .setter(let function, let block):
-                // The caller holds the target through the call, as any caller of a setter does.
-                withUnsafePointer(to: target) { target in
-                    unsafeBitCast(function, to: Setter.self)(value, target, block, 0)
-                }
-                withExtendedLifetime(keyPath) {}  // the setter's argument block lives in it
+            withUnsafePointer(to: target) { target in
+                unsafeBitCast(function, to: Setter.self)(value, target, block, 0)
             }
+            withExtendedLifetime(keyPath) {}  // the setter's argument block lives in it
         }
     }
 
