@@ -38,7 +38,7 @@ extension StateResolver {
         if applying.sweepsDeadTargets { sweepDeadTargets(1) }
         let writes: Int
         // A loop for each property access: the branch is taken once, not at each write.
-        let caller = caller.map { Unmanaged.passUnretained($0).toOpaque() }
+        let caller = caller.map { Unmanaged.passUnretained($0).toOpaque() } ?? Self.noCaller
         do {
             writes =
                 try targets.readsReferenceCounts
@@ -78,7 +78,7 @@ extension StateResolver {
     /// not, past the inliner's limit on the caller's size), so that each loop is compiled for
     /// its access, without a test of it at each write.
     @_transparent
-    private func applyRounds(direct: Bool, caller: UnsafeMutableRawPointer?, checksAccesses: Bool) throws(ResolverError) -> Int {
+    private func applyRounds(direct: Bool, caller: UnsafeMutableRawPointer, checksAccesses: Bool) throws(ResolverError) -> Int {
         var writes = 0, rounds = 0
         while let round = try applying.nextRound(&rounds) {
             guard applying.distinguishes(round.from, round.to) else { continue }
@@ -113,6 +113,11 @@ extension StateResolver {
     }
 
     private static func handle(_ value: csr_value) -> csr_value? { value == CSR_NO_VALUE ? nil : value }
+
+    /// The `caller` of a write that no object's method calls: an address no object has (one
+    /// comparison per write, not a test for nil and a comparison).
+    @inline(__always)
+    static var noCaller: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1).unsafelyUnwrapped }
 
     /// Starts the pending changes on the bindings whose value differs between two states: the C diff,
     /// read in place; when the table has no memory for a diff list, pair by pair (resolving
@@ -178,7 +183,7 @@ extension StateResolver {
     /// Inlined: the apply loop's hot path, one loop for each access.
     @discardableResult @inline(__always)
     func write(
-        _ binding: Binding, _ handle: csr_value?, direct: Bool, caller: UnsafeMutableRawPointer? = nil, checksAccesses: Bool = true
+        _ binding: Binding, _ handle: csr_value?, direct: Bool, caller: UnsafeMutableRawPointer = noCaller, checksAccesses: Bool = true
     ) -> Bool {
         let version = handle.map { slab.version($0) } ?? 0
         guard version != binding.writtenVersion else { return false }
@@ -199,7 +204,7 @@ extension StateResolver {
     /// ``write(_:_:direct:caller:checksAccesses:)`` of the value at `source`, of `version`.
     @inline(__always)
     private func write(
-        _ binding: Binding, _ version: UInt64, _ source: ValueSource, direct: Bool, caller: UnsafeMutableRawPointer?,
+        _ binding: Binding, _ version: UInt64, _ source: ValueSource, direct: Bool, caller: UnsafeMutableRawPointer,
         checksAccesses: Bool
     ) -> Bool {
         let target = binding.target
