@@ -13,6 +13,9 @@ class AnyPropertyWriter {
     /// Set for a stored trivial value of 1, 2, 4 or 8 bytes, which the apply loop copies
     /// itself: no virtual call, no generic code (direct access only).
     final let trivialCopy: TrivialCopy?
+    /// Whether the writer has a ``trivialCopy``, so runs no user code: one byte for the apply
+    /// loop to test where a liveness check may do instead of a reference.
+    final let copiesTrivially: Bool
     /// Where the class stored property written lies in the target (a struct's field is
     /// accessed through the property that holds the struct), for the exclusivity check the
     /// resolver makes before a direct write in place, as an assignment makes it; nil for a
@@ -40,6 +43,7 @@ class AnyPropertyWriter {
         access: @escaping PropertyAccessor = { _, _, _ in internalInconsistency("a writer by address") }
     ) {
         (self.keyPath, self.trivialCopy, self.accessOffset, self.route, self.access) = (keyPath, trivialCopy, accessOffset, route, access)
+        copiesTrivially = trivialCopy != nil
     }
 
     /// With the direct access, stops the program with Swift's message if the class stored
@@ -129,33 +133,23 @@ package struct ValueSource {
     /// The value's address (the direct access), given where values of its type lie.
     @inline(__always)
     func address(_ offsets: ValueOffsets) -> UnsafeRawPointer { object + offsets[kind] }
-
-    /// ``address(_:)`` by a branch on the kind: for a function that would otherwise hold the
-    /// offsets on its stack only for this, which makes the compiler guard its frame.
-    @inline(__always)
-    func addressByKind(_ offsets: ValueOffsets) -> UnsafeRawPointer {
-        switch kind {
-        case .box: object + offsets.inBox
-        case .bindingDefault: object + offsets.inBinding
-        case .inline: object
-        }
-    }
 }
 
 /// Where a value of one type lies, in bytes from the object's address, in a ``ValueBox`` and
 /// (as a default) in a ``TypedBinding`` (the direct access); an inline value at its address.
 struct ValueOffsets {
-    private let byKind: (box: Int, bindingDefault: Int, inline: Int)
+    let inBox: Int, inBinding: Int
 
-    init(inBox: Int, inBinding: Int) { byKind = (inBox, inBinding, 0) }
-
-    var inBox: Int { byKind.box }
-    var inBinding: Int { byKind.bindingDefault }
-
-    /// The offset for a source of `kind`.
+    /// The offset for a source of `kind`: by a branch (an indexed table would be copied to the
+    /// stack, and the compiler would then guard the caller's frame; the apply loop reads a
+    /// ``TrivialCopy``'s table in place).
     @inline(__always)
     subscript(kind: ValueSource.Kind) -> Int {
-        withUnsafeBytes(of: byKind) { $0.load(fromByteOffset: kind.rawValue * MemoryLayout<Int>.stride, as: Int.self) }
+        switch kind {
+        case .box: inBox
+        case .bindingDefault: inBinding
+        case .inline: 0
+        }
     }
 }
 
@@ -247,14 +241,40 @@ final class SetterPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
 
 /// How to copy a trivial value of 1, 2, 4 or 8 bytes from its source into its property.
 struct TrivialCopy {
+    /// Where the value lies in each kind of source, by the kind's raw value: a row of
+    /// ``rows``, read in place (no copy of three offsets into registers at each write). First:
+    /// a writer without a trivial copy is told by this field alone.
+    let offsets: UnsafePointer<Int>
     let size: Int
-    /// Where the value lies in its source, and the property in the target object.
-    let offsets: ValueOffsets, targetOffset: Int
+    /// Where the property lies in the target object.
+    let targetOffset: Int
+
+    init(size: Int, offsets: ValueOffsets, targetOffset: Int) {
+        (self.offsets, self.size, self.targetOffset) = (Self.rows.withLock { $0.row(offsets) }, size, targetOffset)
+    }
+
+    /// One row for each set of offsets met: a few (they vary with a value's alignment), kept for
+    /// the process.
+    private static let rows = Locked(OffsetRows())
+
+    private struct OffsetRows {
+        private var made: [(inBox: Int, inBinding: Int, row: UnsafePointer<Int>)] = []
+
+        /// The row of `offsets`, by the raw value of each ``ValueSource/Kind``.
+        mutating func row(_ offsets: ValueOffsets) -> UnsafePointer<Int> {
+            if let found = made.first(where: { $0.inBox == offsets.inBox && $0.inBinding == offsets.inBinding }) { return found.row }
+            let kinds = [ValueSource.Kind.box, .bindingDefault, .inline]
+            let row = UnsafeMutablePointer<Int>.allocate(capacity: kinds.count)
+            for kind in kinds { (row + kind.rawValue).initialize(to: offsets[kind]) }
+            made.append((offsets.inBox, offsets.inBinding, UnsafePointer(row)))
+            return UnsafePointer(row)
+        }
+    }
 
     @inline(__always)
     func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
         // A value's alignment may be less than its size (two 32-bit fields): unaligned loads.
-        let source = source.address(offsets)
+        let source = source.object + offsets[source.kind.rawValue]
         let destination = target + targetOffset
         if _fastPath(size == 8) { return destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self) }
         switch size {

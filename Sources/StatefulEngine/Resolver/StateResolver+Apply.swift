@@ -215,7 +215,7 @@ extension StateResolver {
             // reference to it (checked not to have begun); else by a reference taken only if its
             // deinit has not begun.
             let address = target.address, writer = binding.writer
-            let takesReference = address != caller && !(target.reportsLifetime && writer.trivialCopy != nil)
+            let takesReference = address != caller && !(target.reportsLifetime && writer.copiesTrivially)
             guard
                 takesReference
                     ? BoundTarget.retainIfAlive(address) : BoundTarget.liveAddressByReferenceCounts(address) != nil

@@ -118,7 +118,7 @@
             guard case .stored(let offset) = access, trivialCopy == nil else { return writeOtherwise(target, source) }
             // One assignment: the new value copied in, then the old one released (its deinit,
             // user code, runs last).
-            let value = source.addressByKind(offsets).assumingMemoryBound(to: Value.self)
+            let value = source.address(offsets).assumingMemoryBound(to: Value.self)
             (target + offset).assumingMemoryBound(to: Value.self).pointee = value.pointee
         }
 
