@@ -121,7 +121,9 @@ extension StateResolver {
 
     /// Starts the pending changes on the bindings whose value differs between two states: the C diff,
     /// read in place; when the table has no memory for a diff list, pair by pair (resolving
-    /// never fails for lack of memory).
+    /// never fails for lack of memory). Inlined in the apply loop, whose frame holds its
+    /// out-parameters.
+    @inline(__always)
     func beginChanges(from: ControlState, to: ControlState) throws(ResolverError) {
         if !computed.isEmpty { try bindComputedValues(for: to) }
         var pointer: UnsafePointer<csr_change>?
@@ -133,6 +135,12 @@ extension StateResolver {
             rules.diffReader = Unmanaged.passUnretained(self)
             return applying.pending.begin(UnsafeBufferPointer(start: pointer, count: count))
         }
+        try beginChangesPairByPair(from: from, to: to, status)
+    }
+
+    /// ``beginChanges(from:to:)`` when `csr_diff` failed with `status`.
+    @inline(never)
+    private func beginChangesPairByPair(from: ControlState, to: ControlState, _ status: csr_status) throws(ResolverError) {
         rules.diffReader = nil
         guard status == CSR_ERR_NOMEM else { throw .corrupted }
         applying.pending.begin(
