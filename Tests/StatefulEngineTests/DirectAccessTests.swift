@@ -49,17 +49,12 @@
 
         func address(of object: AnyObject) -> UnsafeMutableRawPointer { Unmanaged.passUnretained(object).toOpaque() }
 
-        /// Writes `value` with `writer`, as an apply does (the box borrowed, trivial values copied
-        /// by the loop).
+        /// Writes `value` with `writer`, as an apply does (the box borrowed, stored values written
+        /// by the loop: trivial ones copied, others assigned through their value witness).
         func write<Value>(_ writer: AnyPropertyWriter, to target: AnyObject, _ value: Value) {
             let box = ValueBox(value)
             withExtendedLifetime(box) {
-                let source = ValueSource(box: box)
-                if let trivialCopy = writer.trivialCopy {
-                    trivialCopy.write(address(of: target), source)
-                } else {
-                    writer.write(address(of: target), source)
-                }
+                writer.writeInline(address(of: target), ValueSource(box: box))
             }
         }
 
@@ -80,6 +75,8 @@
             let overridable = try #require(writer(\Derived.overridable, 4))
             #expect(stored.writesInPlace && own.writesInPlace && nested.writesInPlace)
             #expect(stored.trivialCopy != nil && own.trivialCopy == nil)
+            #expect(own.inPlaceAssignment != nil && nested.inPlaceAssignment == nil && stored.inPlaceAssignment == nil)
+            #expect(observed.inPlaceAssignment == nil && computed.inPlaceAssignment == nil)
             #expect(!observed.writesInPlace && !computed.writesInPlace && !overridable.writesInPlace)
             // A path through another object and a subscript are the closures' (see DirectAccess.writer).
             #expect(writer(\Derived.child.stored, 5) == nil && writer(\Derived.items[1], 5) == nil)
@@ -107,7 +104,7 @@
             let holder = HolderOfObject()
             let inPlace = try #require(writer(\HolderOfObject.object, nil, on: HolderOfObject.self))
             let setter = try #require(writer(\HolderOfObject.observed, nil, on: HolderOfObject.self))
-            #expect(inPlace.writesInPlace && !setter.writesInPlace)
+            #expect(inPlace.writesInPlace && inPlace.inPlaceAssignment != nil && !setter.writesInPlace)
             do {
                 let first = Derived()
                 released = first

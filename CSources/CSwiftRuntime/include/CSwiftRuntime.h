@@ -46,6 +46,18 @@ static inline void swiftrt_check_modify_access(void *address) {
     swift_beginAccess(address, record, 1, (void *)0);
 }
 
+/// Assigns the value at `source` to the value at `destination`, both of the type `metadata`
+/// describes, as an assignment in generic code does: the type's value witness assignWithCopy
+/// (the new value copied in, then the old one destroyed), the fourth entry of its value witness
+/// table, whose address is the word before the metadata (the runtime's ValueWitness.def and
+/// Metadata.h); value witnesses take Swift's calling convention. Checked at start-up
+/// (DirectAccessSelfCheck).
+static inline void swiftrt_assign_with_copy(void *destination, const void *source, const void *metadata) {
+    typedef void *(__attribute__((swiftcall)) * assign_with_copy)(void *, const void *, const void *);
+    const void *const *witnesses = ((const void *const *const *)metadata)[-1];
+    ((assign_with_copy)witnesses[3])(destination, source, metadata);
+}
+
 /// Where a thread-local variable lies: its module's TLS block and the offset in it (glibc's
 /// tls_index, which __tls_get_addr takes).
 typedef struct {

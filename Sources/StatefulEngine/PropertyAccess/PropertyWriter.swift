@@ -16,6 +16,9 @@ class AnyPropertyWriter {
     /// Whether the writer has a ``trivialCopy``, so runs no user code: one byte for the apply
     /// loop to test where a liveness check may do instead of a reference.
     final let copiesTrivially: Bool
+    /// Set for any other stored value, which the apply loop assigns through its type's value
+    /// witness: no virtual call (direct access only).
+    final let inPlaceAssignment: InPlaceAssignment?
     /// Where the class stored property written lies in the target (a struct's field is
     /// accessed through the property that holds the struct), for the exclusivity check the
     /// resolver makes before a direct write in place, as an assignment makes it; nil for a
@@ -39,11 +42,11 @@ class AnyPropertyWriter {
 
     /// A writer by address only (the direct access's), or one that writes with `access`.
     init(
-        keyPath: AnyKeyPath, trivialCopy: TrivialCopy?, accessOffset: Int? = nil, route: Route = .layout,
-        access: @escaping PropertyAccessor = { _, _, _ in internalInconsistency("a writer by address") }
+        keyPath: AnyKeyPath, trivialCopy: TrivialCopy?, inPlaceAssignment: InPlaceAssignment? = nil, accessOffset: Int? = nil,
+        route: Route = .layout, access: @escaping PropertyAccessor = { _, _, _ in internalInconsistency("a writer by address") }
     ) {
         (self.keyPath, self.trivialCopy, self.accessOffset, self.route, self.access) = (keyPath, trivialCopy, accessOffset, route, access)
-        copiesTrivially = trivialCopy != nil
+        (copiesTrivially, self.inPlaceAssignment) = (trivialCopy != nil, inPlaceAssignment)
     }
 
     /// With the direct access, stops the program with Swift's message if the class stored
@@ -71,6 +74,21 @@ class AnyPropertyWriter {
     /// Writes the value at `source` (borrowed) to the property of the object at `target`, which
     /// the caller keeps alive until the write returns (the direct access's writers override it).
     func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) { _ = access(.write, target, source) }
+
+    /// ``write(_:_:)`` as the direct access's apply loop makes it: a stored value written here —
+    /// a trivial one's bytes copied, which runs no user code, any other assigned through its
+    /// type's value witness — with no virtual call; a property with a setter through
+    /// ``write(_:_:)``.
+    @inline(__always)
+    final func writeInline(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
+        if let trivialCopy {
+            trivialCopy.write(target, source)
+        } else if let inPlaceAssignment {
+            inPlaceAssignment.write(target, source)
+        } else {
+            write(target, source)
+        }
+    }
 
     /// Writes the value at `source` (borrowed) to the property of the object at `target`, which
     /// the caller keeps alive until the write returns (a setter is user code, and may let go of
@@ -149,6 +167,26 @@ struct ValueOffsets {
         case .box: inBox
         case .bindingDefault: inBinding
         case .inline: 0
+        }
+    }
+
+    /// These offsets as a table indexed by a kind's raw value, for the apply loop to read in
+    /// place: one table for each set of offsets met (a few: they vary with a value's
+    /// alignment), kept for the process.
+    var table: UnsafePointer<Int> { Self.tables.withLock { $0.table(self) } }
+
+    private static let tables = Locked(Tables())
+
+    private struct Tables {
+        private var made: [(inBox: Int, inBinding: Int, table: UnsafePointer<Int>)] = []
+
+        mutating func table(_ offsets: ValueOffsets) -> UnsafePointer<Int> {
+            if let found = made.first(where: { $0.inBox == offsets.inBox && $0.inBinding == offsets.inBinding }) { return found.table }
+            let kinds = [ValueSource.Kind.box, .bindingDefault, .inline]
+            let table = UnsafeMutablePointer<Int>.allocate(capacity: kinds.count)
+            for kind in kinds { (table + kind.rawValue).initialize(to: offsets[kind]) }
+            made.append((offsets.inBox, offsets.inBinding, UnsafePointer(table)))
+            return UnsafePointer(table)
         }
     }
 }
@@ -241,34 +279,15 @@ final class SetterPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
 
 /// How to copy a trivial value of 1, 2, 4 or 8 bytes from its source into its property.
 struct TrivialCopy {
-    /// Where the value lies in each kind of source, by the kind's raw value: a row of
-    /// ``rows``, read in place (no copy of three offsets into registers at each write). First:
-    /// a writer without a trivial copy is told by this field alone.
+    /// Where the value lies in each kind of source (``ValueOffsets/table``). First: a writer
+    /// without a trivial copy is told by this field alone.
     let offsets: UnsafePointer<Int>
     let size: Int
     /// Where the property lies in the target object.
     let targetOffset: Int
 
     init(size: Int, offsets: ValueOffsets, targetOffset: Int) {
-        (self.offsets, self.size, self.targetOffset) = (Self.rows.withLock { $0.row(offsets) }, size, targetOffset)
-    }
-
-    /// One row for each set of offsets met: a few (they vary with a value's alignment), kept for
-    /// the process.
-    private static let rows = Locked(OffsetRows())
-
-    private struct OffsetRows {
-        private var made: [(inBox: Int, inBinding: Int, row: UnsafePointer<Int>)] = []
-
-        /// The row of `offsets`, by the raw value of each ``ValueSource/Kind``.
-        mutating func row(_ offsets: ValueOffsets) -> UnsafePointer<Int> {
-            if let found = made.first(where: { $0.inBox == offsets.inBox && $0.inBinding == offsets.inBinding }) { return found.row }
-            let kinds = [ValueSource.Kind.box, .bindingDefault, .inline]
-            let row = UnsafeMutablePointer<Int>.allocate(capacity: kinds.count)
-            for kind in kinds { (row + kind.rawValue).initialize(to: offsets[kind]) }
-            made.append((offsets.inBox, offsets.inBinding, UnsafePointer(row)))
-            return UnsafePointer(row)
-        }
+        (self.offsets, self.size, self.targetOffset) = (offsets.table, size, targetOffset)
     }
 
     @inline(__always)
@@ -282,5 +301,31 @@ struct TrivialCopy {
         case 4: destination.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
         default: destination.storeBytes(of: source.loadUnaligned(as: UInt16.self), as: UInt16.self)
         }
+    }
+}
+
+/// How to assign any other stored value from its source to its property: the value witness of
+/// its type, called as generic code calls it (the direct access).
+struct InPlaceAssignment {
+    /// Where the value lies in each kind of source (``ValueOffsets/table``).
+    let offsets: UnsafePointer<Int>
+    /// Where the property lies in the target object.
+    let targetOffset: Int
+    /// The value's type.
+    let type: Any.Type
+
+    init(offsets: ValueOffsets, targetOffset: Int, type: Any.Type) {
+        (self.offsets, self.targetOffset, self.type) = (offsets.table, targetOffset, type)
+    }
+
+    /// One assignment: the new value copied in, then the old one destroyed (its deinit, user
+    /// code, runs last).
+    @inline(__always)
+    func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
+        #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
+            assignWithCopy(target + targetOffset, source.object + offsets[source.kind.rawValue], type)
+        #else
+            internalInconsistency("InPlaceAssignment: a value witness called where the direct access is not compiled")
+        #endif
     }
 }

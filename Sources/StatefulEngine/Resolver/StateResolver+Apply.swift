@@ -234,11 +234,7 @@ extension StateResolver {
             // First: a setter that calls back sees the value being written as written.
             binding.writtenVersion = version
             if checksAccesses { writer.checkAccess(address) }
-            if let trivialCopy = writer.trivialCopy {
-                trivialCopy.write(address, source)  // no user code
-            } else {
-                writer.write(address, source)
-            }
+            writer.writeInline(address, source)
             if takesReference { BoundTarget.release(address) }
         } else if target.reportsLifetime {
             guard target.lifetimeHasNotEnded else {

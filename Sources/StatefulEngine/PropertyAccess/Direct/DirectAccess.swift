@@ -56,9 +56,9 @@
     /// A key path write through the standard library walks the key path and allocates. This
     /// writer does neither where it applies:
     /// - a stored property of the target, or of a struct stored in it, without observers (the key
-    ///   path reaches the storage directly): assigned at its offset — what the setter does; a
-    ///   trivial value of 1, 2, 4 or 8 bytes is copied as bytes by the apply loop itself
-    ///   (``TrivialCopy``), which costs no value witness call;
+    ///   path reaches the storage directly): assigned at its offset by the apply loop itself —
+    ///   what the setter does — a trivial value of 1, 2, 4 or 8 bytes copied as bytes
+    ///   (``TrivialCopy``), any other through its type's value witness (``InPlaceAssignment``);
     /// - a settable computed property of the target (computed, observed with `didSet`, or
     ///   overridable, which key paths reach through accessors): its setter, called as the key
     ///   path calls it.
@@ -66,8 +66,9 @@
     /// the resolver, at ``AnyPropertyWriter/accessOffset``; a setter makes its own checks.
     final class DirectPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
         private enum Access {
-            /// At this offset in the target object.
-            case stored(Int)
+            /// At its offset in the target object (``AnyPropertyWriter/trivialCopy`` or
+            /// ``AnyPropertyWriter/inPlaceAssignment``).
+            case stored
             /// Through a computed property's setter thunk, passing the key path's argument block.
             case setter(UnsafeRawPointer, block: UnsafeRawPointer)
         }
@@ -92,11 +93,12 @@
                 components, valueSize: size,
                 instanceSize: Int(instanceExtents(targetClass).positive))
             {
-                access = .stored(offset)
+                access = .stored
                 let isTrivialWord = _isPOD(Value.self) && [1, 2, 4, 8].contains(size)
                 super.init(
                     keyPath: keyPath,
                     trivialCopy: isTrivialWord ? TrivialCopy(size: size, offsets: offsets, targetOffset: offset) : nil,
+                    inPlaceAssignment: isTrivialWord ? nil : InPlaceAssignment(offsets: offsets, targetOffset: offset, type: Value.self),
                     // Swift's access is to the class's stored property, a struct's field within it.
                     accessOffset: Int(first.identifier))
             } else {
@@ -114,20 +116,11 @@
         /// then the key path's argument block and its size.
         private typealias Setter = @convention(thin) (UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, Int) -> Void
 
+        /// Through the setter; a stored value is written by ``AnyPropertyWriter/writeInline(_:_:)``.
         override func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
-            guard case .stored(let offset) = access, trivialCopy == nil else { return writeOtherwise(target, source) }
-            // One assignment: the new value copied in, then the old one released (its deinit,
-            // user code, runs last).
-            let value = source.address(offsets).assumingMemoryBound(to: Value.self)
-            (target + offset).assumingMemoryBound(to: Value.self).pointee = value.pointee
-        }
-
-        /// ``write(_:_:)`` of a trivial copy (which the apply loop makes itself) or through a
-        /// setter: apart, so that the assignment above keeps nothing on its stack.
-        @inline(never)
-        private func writeOtherwise(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
-            if let trivialCopy { return trivialCopy.write(target, source) }
-            guard case .setter(let function, let block) = access else { internalInconsistency("a stored value's writer") }
+            guard case .setter(let function, let block) = access else {
+                internalInconsistency("DirectPropertyWriter: a stored value is written by writeInline")
+            }
             // The caller holds the target through the call, as any caller of a setter does.
             let value = source.address(offsets).assumingMemoryBound(to: Value.self)
             withUnsafePointer(to: target) { target in
@@ -187,6 +180,13 @@
     /// Releases a strong reference to the object at `address` (taken by ``tryRetain(_:)``).
     @inline(__always)
     func release(_ address: UnsafeMutableRawPointer) { swiftrt_release(address) }
+
+    /// Assigns the value at `source` to the value at `destination`, both of type `type`, through
+    /// the type's value witness (see `swiftrt_assign_with_copy`).
+    @inline(__always)
+    func assignWithCopy(_ destination: UnsafeMutableRawPointer, _ source: UnsafeRawPointer, _ type: Any.Type) {
+        swiftrt_assign_with_copy(destination, source, unsafeBitCast(type, to: UnsafeRawPointer.self))
+    }
 
     /// Stops the program, with Swift's message, when an access to the class stored property at
     /// `address` is in progress: the check an assignment makes before it stores (see

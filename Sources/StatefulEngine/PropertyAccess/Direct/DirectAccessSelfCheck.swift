@@ -142,7 +142,7 @@
                 withExtendedLifetime(box) {
                     let target = Unmanaged.passUnretained(probe).toOpaque()
                     let source = ValueSource(box: box)
-                    if let trivialCopy = writer.trivialCopy { trivialCopy.write(target, source) } else { writer.write(target, source) }
+                    writer.writeInline(target, source)  // as the apply loop writes
                 }
             }
 
