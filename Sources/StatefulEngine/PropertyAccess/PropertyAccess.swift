@@ -19,10 +19,11 @@
 ///
 /// - ``direct`` reads private layouts of the Swift runtime: the key path object's buffer (a
 ///   stored property's offset, a computed property's accessors), class metadata and vtables,
-///   the object's reference counts, and the calling convention of key path accessors. A bound
-///   value is then assigned at its property's offset or handed to its setter without the
-///   standard library's key path machinery, and a target is held without a weak reference
-///   (a strong reference is taken for each write, unless the target's `deinit` has begun).
+///   a type's value witness table, the object's reference counts, and the calling convention
+///   of key path accessors. A bound value is then assigned at its property's offset or handed
+///   to its setter without the standard library's key path machinery, and a target is held
+///   without a weak reference (a strong reference is taken for each write, unless the
+///   target's `deinit` has begun).
 ///   These layouts are the runtime's, not API: the direct path is compiled only where they
 ///   were verified — Linux on x86_64 with glibc, where this project's tests run — and is
 ///   checked against the portable path once per process, before its first use.
