@@ -151,6 +151,11 @@ package struct ValueSource {
     /// The value's address (the direct access), given where values of its type lie.
     @inline(__always)
     func address(_ offsets: ValueOffsets) -> UnsafeRawPointer { object + offsets[kind] }
+
+    /// The value's address, given where values of its type lie as a table
+    /// (``ValueOffsets/table``) read in place.
+    @inline(__always)
+    func address(in table: UnsafePointer<Int>) -> UnsafeRawPointer { object + table[kind.rawValue] }
 }
 
 /// Where a value of one type lies, in bytes from the object's address, in a ``ValueBox`` and
@@ -279,8 +284,7 @@ final class SetterPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
 
 /// How to copy a trivial value of 1, 2, 4 or 8 bytes from its source into its property.
 struct TrivialCopy {
-    /// Where the value lies in each kind of source (``ValueOffsets/table``). First: a writer
-    /// without a trivial copy is told by this field alone.
+    /// Where the value lies in each kind of source (``ValueOffsets/table``).
     let offsets: UnsafePointer<Int>
     let size: Int
     /// Where the property lies in the target object.
@@ -293,7 +297,7 @@ struct TrivialCopy {
     @inline(__always)
     func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
         // A value's alignment may be less than its size (two 32-bit fields): unaligned loads.
-        let source = source.object + offsets[source.kind.rawValue]
+        let source = source.address(in: offsets)
         let destination = target + targetOffset
         if _fastPath(size == 8) { return destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self) }
         switch size {
@@ -323,7 +327,7 @@ struct InPlaceAssignment {
     @inline(__always)
     func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
         #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
-            assignWithCopy(target + targetOffset, source.object + offsets[source.kind.rawValue], type)
+            assignWithCopy(target + targetOffset, source.address(in: offsets), type)
         #else
             internalInconsistency("InPlaceAssignment: a value witness called where the direct access is not compiled")
         #endif

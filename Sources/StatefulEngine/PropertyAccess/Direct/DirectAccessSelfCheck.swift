@@ -108,6 +108,8 @@
                     && matches(Marker() as AnyObject?) && matches(SIMD4<Float>(1, 2, 3, 4)) && matches(ProbeFields())
             }
 
+            /// Writes as the apply loop does: trivial values copied as bytes, the others (a
+            /// `String`, a class reference) through their value witness.
             mutating func checkStoredWrites() -> Bool {
                 let probe = StoredProbe()
                 weak var replaced: AnyObject?
