@@ -84,7 +84,7 @@ struct ComputedValueTests {
         resolver.removeValues(for: \.size, of: target)
         #expect(target.size == 0)
         try resolver.apply(.selected)
-        #expect(calls == 1 && target.size == 0 && resolver.computed.isEmpty)
+        #expect(calls == 1 && target.size == 0 && resolver.computed.records.isEmpty)
     }
 
     /// The closure's rules are one per state, each matching only its state: lint finds nothing

@@ -96,9 +96,10 @@ open class Control: View, Observable {
 
     /// The state bits of the four built-in factors, stored as the state has them.
     @exclusivity(unchecked) private var factors: ControlState = []
-    // The parts of the control's state, one concern each (a value of its own type, a file of
-    // its own), accessed in place: unchecked, as a control lives on the main actor and no access
-    // to a part lasts across user code (handlers and predicates run on copies or references).
+    // The parts of the control's state, one concern each (a value of its own type, all in
+    // ControlParts.swift), accessed in place: unchecked, as a control lives on the main actor
+    // and no access to a part lasts across user code (handlers and predicates run on copies or
+    // references).
 
     /// Reports reads and changes of ``state`` and the factors to Observation (see ``Control``
     /// and `withObservationTracking`), for what ``observation`` records as read; made at the

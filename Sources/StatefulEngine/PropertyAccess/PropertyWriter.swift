@@ -55,21 +55,13 @@ class AnyPropertyWriter {
     @inline(__always)
     final func checkAccess(_ target: UnsafeMutableRawPointer) {
         guard let accessOffset else { return }
-        #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
-            checkModifyAccess(target + accessOffset)
-        #endif
+        checkModifyAccess(target + accessOffset)
     }
 
     /// Whether this thread has an access in progress that Swift tracks (the direct access; see
     /// `swiftrt_accesses_in_progress`). Until code that could begin one runs and returns with it
     /// open — which Swift's scoped accesses never do — writes need no ``checkAccess(_:)``.
-    static var accessesInProgress: Bool {
-        #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
-            return StatefulEngine.accessesInProgress()
-        #else
-            return true
-        #endif
-    }
+    static var accessesInProgress: Bool { StatefulEngine.accessesInProgress() }
 
     /// Writes the value at `source` (borrowed) to the property of the object at `target`, which
     /// the caller keeps alive until the write returns (the direct access's writers override it).
@@ -326,10 +318,6 @@ struct InPlaceAssignment {
     /// code, runs last).
     @inline(__always)
     func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
-        #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
-            assignWithCopy(target + targetOffset, source.address(in: offsets), type)
-        #else
-            internalInconsistency("InPlaceAssignment: a value witness called where the direct access is not compiled")
-        #endif
+        assignWithCopy(target + targetOffset, source.address(in: offsets), type)
     }
 }

@@ -8,7 +8,7 @@
 /// object's ``TargetLifetime`` (a ``LifetimeBoundTarget``). With the direct access it holds an
 /// unowned reference (a `DirectBoundTarget`), which keeps only the object's memory (its header,
 /// not its properties) until the record goes; a write takes a strong reference first, which
-/// fails once the object's deinitialisation has begun (``retainIfAlive(_:)``), so an object
+/// fails once the object's deinitialisation has begun (`tryRetain(_:)`), so an object
 /// released on another thread meanwhile is never written after its end — except where the
 /// object's `deinit` runs on the main actor as the resolver does (``reportsLifetime``), which a
 /// check of its reference counts then covers. A weak reference gives its object a side table, which sends every retain and
@@ -86,39 +86,6 @@ class BoundTarget {
     final var weakObject: Unmanaged<AnyObject>? {
         unsafeDowncast(self, to: PortableBoundTarget.self).reference.map { Unmanaged.passRetained($0) }
     }
-
-    /// Takes a strong reference to the object at `address` (the caller releases it) unless its
-    /// deinitialisation has begun, atomically: for a record of the direct access, which keeps the
-    /// object's memory. Returns whether it did.
-    @inline(__always)
-    static func retainIfAlive(_ address: UnsafeMutableRawPointer) -> Bool {
-        #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
-            return tryRetain(address)
-        #else
-            internalInconsistency("BoundTarget: reference counts read where the direct access is not compiled")
-        #endif
-    }
-
-    /// Releases the reference ``retainIfAlive(_:)`` took.
-    @inline(__always)
-    static func release(_ address: UnsafeMutableRawPointer) {
-        #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
-            StatefulEngine.release(address)
-        #else
-            internalInconsistency("BoundTarget: reference counts read where the direct access is not compiled")
-        #endif
-    }
-
-    /// `address` while the object there lives, read from its reference counts (the direct
-    /// access): for a record's address, which keeps the object's memory.
-    @inline(__always)
-    static func liveAddressByReferenceCounts(_ address: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-        #if os(Linux) && arch(x86_64) && canImport(Glibc) && !_runtime(_ObjC) && !STATEFULCONTROLS_PORTABLE_ONLY
-            return isDeallocating(address) ? nil : address
-        #else
-            internalInconsistency("BoundTarget: reference counts read where the direct access is not compiled")
-        #endif
-    }
 }
 
 /// The record of a target of the portable property access: a weak reference.
@@ -195,6 +162,6 @@ package final class TargetLifetime: @unchecked Sendable {
 
         override var readsReferenceCounts: Bool { true }
 
-        override var liveAddress: UnsafeMutableRawPointer? { Self.liveAddressByReferenceCounts(address) }
+        override var liveAddress: UnsafeMutableRawPointer? { isDeallocating(address) ? nil : address }
     }
 #endif

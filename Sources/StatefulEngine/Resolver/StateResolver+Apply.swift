@@ -1,33 +1,10 @@
-// How a resolver applies a state, top to bottom: the rounds of its apply loop, the diff it reads,
-// and the writes.
+// How a resolver applies a state, top to bottom: the rounds of its apply loop, the diff it
+// reads, the writes, and what the loop keeps between them (ApplyState, PendingChanges). The
+// contract of the public apply(_:) is with the rest of the API, in StateResolver.swift.
 
 internal import CStateResolver
 
 extension StateResolver {
-    /// Moves the resolver to `state`, writing exactly the bound values that differ between
-    /// ``appliedState`` and `state`, in a deterministic order: targets in the order of their
-    /// ids — the order they were first bound, except that a target bound after another went
-    /// takes that one's id and place — and for each target its key paths in the order this
-    /// resolver first saw them. Applying the applied state writes nothing.
-    ///
-    /// Every eighth apply also checks one bound target for deallocation (see
-    /// `sweepDeadTargets(_:)`).
-    ///
-    /// Setters may call back into the resolver. A value bound or removed by a setter is applied
-    /// by that call (a binding removed before its turn gets its default). An `apply` from a
-    /// setter does not nest: the running apply continues to the newest requested state once
-    /// the current round of writes is done, so the last request wins and writes never
-    /// interleave.
-    ///
-    /// - Complexity: O(*c*) in the bindings whose value changes, when the pair of states was
-    ///   diffed before (one cached lookup); O(*n*) in the bound pairs for a pair of states seen
-    ///   for the first time.
-    /// - Returns: The number of values written.
-    /// - Throws: ``ResolverError/cycle`` when setters keep changing the requested state for
-    ///   more than 64 rounds; the resolver stays at the last state it applied.
-    @discardableResult
-    public func apply(_ state: ControlState) throws(ResolverError) -> Int { try apply(state, calledBy: nil) }
-
     /// ``apply(_:)``, called by a method of `caller` (a control applying its own state), which
     /// its caller keeps alive until the method returns: a target there is written without
     /// retaining it.
@@ -65,7 +42,7 @@ extension StateResolver {
     private func finishApplying() {
         applying.isApplying = false
         if isSelf(rules.diffReader) { rules.diffReader = nil }
-        if !bindings.retired.isEmpty || slab.hasReleased { releaseAfterApplying() }
+        if !bindings.retired.isEmpty || rules.slab.hasReleased { releaseAfterApplying() }
     }
 
     /// Applies the requested state until setters stop changing it; returns the writes. `direct`:
@@ -125,12 +102,12 @@ extension StateResolver {
     /// out-parameters.
     @inline(__always)
     func beginChanges(from: ControlState, to: ControlState) throws(ResolverError) {
-        if !computed.isEmpty { try bindComputedValues(for: to) }
+        if !computed.records.isEmpty { try bindComputedValues(for: to) }
         var pointer: UnsafePointer<csr_change>?
         var count = 0
         // On shared rules, another resolver's apply may be reading the diff this one frees.
         if let reader = rules.diffReader, !isSelf(reader) { reader.detachDiff() }
-        let status = evaluating { csr_diff(table, tableState(from), tableState(to), &pointer, &count) }
+        let status = evaluating { csr_diff(rules.table, tableState(from), tableState(to), &pointer, &count) }
         if status == CSR_OK {
             rules.diffReader = Unmanaged.passUnretained(self)
             return applying.pending.begin(UnsafeBufferPointer(start: pointer, count: count))
@@ -138,31 +115,30 @@ extension StateResolver {
         try beginChangesPairByPair(from: from, to: to, status)
     }
 
-    /// ``beginChanges(from:to:)`` when `csr_diff` failed with `status`.
-    @inline(never)
-    private func beginChangesPairByPair(from: ControlState, to: ControlState, _ status: csr_status) throws(ResolverError) {
-        rules.diffReader = nil
-        guard status == CSR_ERR_NOMEM else { throw .corrupted }
-        applying.pending.begin(
-            owning: bindings.sortedKeys.compactMap { key in
-                let old = resolve(key, in: from), new = resolve(key, in: to)
-                guard old != new else { return nil }
-                return csr_change(
-                    target: UInt32(key >> 32), key_path: UInt32(truncatingIfNeeded: key),
-                    old_value: old ?? CSR_NO_VALUE, new_value: new ?? CSR_NO_VALUE, slot: UInt32.max)
-            })
+    /// `state` as the C table is asked about it (to resolve and to diff): only the bits some
+    /// rule tells apart (``ApplyState/sensitiveBits``, every bit once an `exactly` or custom
+    /// rule is bound), so that states differing elsewhere share one cached resolution and
+    /// diff. Those bits only grow while rules are bound, and a rule that adds some changes the
+    /// table, which makes the diffs cached before it stale.
+    @inline(__always)
+    func tableState(_ state: ControlState) -> UInt64 { UInt64(state.rawValue & applying.sensitiveBits) }
+
+    /// Runs a C call that may run custom predicates, marking it so that a predicate calling
+    /// back is stopped instead of corrupting the table mid-computation.
+    @inline(__always)
+    func evaluating<Result>(_ call: () -> Result) -> Result {
+        applying.isEvaluating = true
+        defer { applying.isEvaluating = false }
+        return call()
     }
 
-    // MARK: The diff read in place
-
-    /// Before a call that may free the table's last diff (another diff, a mutation, a cache
-    /// release): the apply reading it in place — this resolver's, or on a shared table
-    /// another's — goes on with a copy of the changes it has not written yet.
-    func detachDiffReader() {
-        applying.pending.detach()
-        if let reader = rules.diffReader {
-            reader.detachDiff()
-            rules.diffReader = nil
+    /// Stops the program when a custom predicate calls back into the resolver.
+    @inline(__always)
+    func checkNotEvaluating(_ method: @autoclosure () -> String) {
+        if applying.isEvaluating {
+            misuse(
+                "StateResolver.\(method()) called from a custom predicate; a predicate must be a pure function of the state (its results are cached) and must not call the resolver"
+            )
         }
     }
 
@@ -193,11 +169,11 @@ extension StateResolver {
     func write(
         _ binding: Binding, _ handle: csr_value?, direct: Bool, caller: UnsafeMutableRawPointer = noCaller, checksAccesses: Bool = true
     ) -> Bool {
-        let version = handle.map { slab.version($0) } ?? 0
+        let version = handle.map { rules.slab.version($0) } ?? 0
         guard version != binding.writtenVersion else { return false }
         // An inline value is copied out of the slab (a setter may bind values, which can move
         // the slab's storage); a box is borrowed from it.
-        var word = handle.map { slab.word($0) } ?? 0
+        var word = handle.map { rules.slab.word($0) } ?? 0
         return withUnsafeBytes(of: &word) { word in
             let source =
                 handle == nil
@@ -224,10 +200,7 @@ extension StateResolver {
             // deinit has not begun.
             let address = target.address, writer = binding.writer
             let takesReference = address != caller && !(target.reportsLifetime && writer.copiesTrivially)
-            guard
-                takesReference
-                    ? BoundTarget.retainIfAlive(address) : BoundTarget.liveAddressByReferenceCounts(address) != nil
-            else {
+            guard takesReference ? tryRetain(address) : !isDeallocating(address) else {
                 purge(target)
                 return false
             }
@@ -235,7 +208,7 @@ extension StateResolver {
             binding.writtenVersion = version
             if checksAccesses { writer.checkAccess(address) }
             writer.writeInline(address, source)
-            if takesReference { BoundTarget.release(address) }
+            if takesReference { StatefulEngine.release(address) }
         } else if target.reportsLifetime {
             guard target.lifetimeHasNotEnded else {
                 purge(target)
@@ -281,6 +254,140 @@ extension StateResolver {
     }
 }
 
-extension StateResolver: DiffReader {
-    func detachDiff() { applying.pending.detach() }
+// MARK: - Where an apply stands
+
+/// Where a resolver's applying stands: the applied state and the requested one, whether an
+/// ``StateResolver/apply(_:)`` runs (a nested call only moves ``requested``) and the changes it
+/// writes, the rule mutations that make those changes stale, the state bits that can change
+/// a value, and whether a C call that runs custom predicates is under way.
+@usableFromInline
+struct ApplyState {
+    /// The state whose values are applied.
+    @usableFromInline var applied: ControlState
+    /// The state the running apply goes to next (the last one asked for).
+    @usableFromInline var requested: ControlState
+    /// The state bits some rule can tell apart: a state change within the other bits changes no
+    /// value, and an apply only moves ``applied``. Grows with the rules (an `exactly` or custom
+    /// rule makes it every bit) and is reset when no rule is left.
+    @usableFromInline var sensitiveBits: UInt = 0
+    /// The applies started (wrapping), to sweep on every eighth.
+    @usableFromInline private(set) var count: UInt32 = 0
+    /// Counts (wrapping) the rule mutations a setter can make (binding and removing values), so
+    /// an apply can tell that its change list went stale. Purging a dead target does not count:
+    /// its changes are skipped (its bindings are gone; its id is only reused by a later bind,
+    /// which counts) and no other binding's value moves.
+    var mutationCount: UInt32 = 0
+    /// The changes the running apply is writing.
+    var pending = PendingChanges()
+    /// Whether an apply runs. (The two flags last, in the room after ``pending``'s 32-bit
+    /// index; the counters above share a word: every control has a resolver, whose size malloc
+    /// rounds up to 16 bytes.)
+    @usableFromInline var isApplying = false
+    /// True while a C call that can run custom predicates is under way (a predicate that calls
+    /// back into the resolver is a misuse).
+    var isEvaluating = false
+
+    /// A resolver's state, with `state` applied.
+    init(applied state: ControlState) {
+        (applied, requested) = (state, state)
+    }
+
+    /// Asks for `state` and starts an apply; false when one runs already, which goes on to
+    /// `state` once its current round of writes is done.
+    @inline(__always)
+    mutating func begin(_ state: ControlState) -> Bool {
+        requested = state
+        guard !isApplying else { return false }
+        isApplying = true
+        count &+= 1
+        return true
+    }
+
+    /// Whether the apply just begun is one of the eighth that also sweep dead targets.
+    var sweepsDeadTargets: Bool { Self.sweeps(atApply: count) }
+
+    /// Whether the apply numbered `count` (see ``count``) sweeps dead targets: every eighth.
+    @inlinable
+    static func sweeps(atApply count: UInt32) -> Bool { count & 7 == 0 }
+
+    /// Moves to `state` as an apply that writes nothing would: when none runs, no rule tells
+    /// `state` from the applied state, and the apply it counts as is not one that sweeps.
+    /// False, with nothing changed, otherwise.
+    @inlinable
+    mutating func move(to state: ControlState) -> Bool {
+        guard !isApplying, !distinguishes(applied, state), !Self.sweeps(atApply: count &+ 1) else { return false }
+        count &+= 1
+        (applied, requested) = (state, state)
+        return true
+    }
+
+    /// The next round of the running apply: the states it moves between, with ``applied``
+    /// moved to the requested state already; nil when the requested state is applied.
+    ///
+    /// - Parameter rounds: The rounds run so far, counted up.
+    /// - Throws: ``ResolverError/cycle`` past ``StateResolver/maximumRounds`` rounds, with the
+    ///   request withdrawn (the applied state stays the last one applied).
+    @inline(__always)
+    mutating func nextRound(_ rounds: inout Int) throws(ResolverError) -> (from: ControlState, to: ControlState)? {
+        guard applied != requested else { return nil }
+        rounds += 1
+        guard rounds <= StateResolver.maximumRounds else {
+            requested = applied
+            throw .cycle
+        }
+        let from = applied
+        applied = requested
+        return (from, requested)
+    }
+
+    /// Whether some rule tells `from` and `to` apart (else no value differs between them).
+    @inlinable
+    func distinguishes(_ from: ControlState, _ to: ControlState) -> Bool {
+        (from.rawValue ^ to.rawValue) & sensitiveBits != 0
+    }
+}
+
+/// The changes an apply is writing. They are read in place, from memory the C table owns until
+/// its next mutation; ``detach()`` copies the ones not handed out yet before such a call.
+struct PendingChanges {
+    private var borrowed = UnsafeBufferPointer<csr_change>(start: nil, count: 0)
+    private var owned: [csr_change] = []
+    /// The next change's index. (32 bits: a table has at most `UInt32.max` slots, so as many
+    /// changes; the resolver's flags take the room after it.)
+    private var index: UInt32 = 0
+
+    /// Starts on changes the C table owns (until its next mutation).
+    mutating func begin(_ changes: UnsafeBufferPointer<csr_change>) {
+        borrowed = changes
+        if !owned.isEmpty { owned = [] }
+        index = 0
+    }
+
+    /// Starts on changes of its own.
+    mutating func begin(owning changes: [csr_change]) {
+        borrowed = UnsafeBufferPointer(start: nil, count: 0)
+        owned = changes
+        index = 0
+    }
+
+    /// The next change, nil when every one was handed out.
+    @inline(__always)
+    mutating func next() -> csr_change? {
+        if borrowed.baseAddress != nil {
+            guard Int(index) < borrowed.count else { return nil }
+            defer { index &+= 1 }
+            return borrowed[Int(index)]
+        }
+        guard Int(index) < owned.count else { return nil }
+        defer { index &+= 1 }
+        return owned[Int(index)]
+    }
+
+    /// Copies the changes not handed out yet, before a table call frees the memory they are in.
+    mutating func detach() {
+        guard borrowed.baseAddress != nil else { return }
+        owned = Array(borrowed[Int(index)...])
+        borrowed = UnsafeBufferPointer(start: nil, count: 0)
+        index = 0
+    }
 }

@@ -39,8 +39,6 @@ struct ComputedBindings {
     var records: [UInt64: ComputedValues] = [:]
     var completeStates: Set<ControlState> = []
 
-    var isEmpty: Bool { records.isEmpty }
-
     subscript(key: UInt64) -> ComputedValues? {
         get { records[key] }
         set {

@@ -98,3 +98,22 @@ extension StateResolver {
         slab.park(left)
     }
 }
+
+// MARK: The diff another apply reads in place
+
+extension StateResolver {
+    /// Before a call that may free the table's last diff (another diff, a mutation, a cache
+    /// release): the apply reading it in place — this resolver's, or on a shared table
+    /// another's — goes on with a copy of the changes it has not written yet.
+    func detachDiffReader() {
+        applying.pending.detach()
+        if let reader = rules.diffReader {
+            reader.detachDiff()
+            rules.diffReader = nil
+        }
+    }
+}
+
+extension StateResolver: DiffReader {
+    func detachDiff() { applying.pending.detach() }
+}

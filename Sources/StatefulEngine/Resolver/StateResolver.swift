@@ -77,6 +77,30 @@ public final class StateResolver {
     /// The state whose values are applied.
     public var appliedState: ControlState { applying.applied }
 
+    /// Moves the resolver to `state`, writing exactly the bound values that differ between
+    /// ``appliedState`` and `state`, in a deterministic order: targets in the order of their
+    /// ids — the order they were first bound, except that a target bound after another went
+    /// takes that one's id and place — and for each target its key paths in the order this
+    /// resolver first saw them. Applying the applied state writes nothing.
+    ///
+    /// Every eighth apply also checks one bound target for deallocation (see
+    /// `sweepDeadTargets(_:)`).
+    ///
+    /// Setters may call back into the resolver. A value bound or removed by a setter is applied
+    /// by that call (a binding removed before its turn gets its default). An `apply` from a
+    /// setter does not nest: the running apply continues to the newest requested state once
+    /// the current round of writes is done, so the last request wins and writes never
+    /// interleave.
+    ///
+    /// - Complexity: O(*c*) in the bindings whose value changes, when the pair of states was
+    ///   diffed before (one cached lookup); O(*n*) in the bound pairs for a pair of states seen
+    ///   for the first time.
+    /// - Returns: The number of values written.
+    /// - Throws: ``ResolverError/cycle`` when setters keep changing the requested state for
+    ///   more than 64 rounds; the resolver stays at the last state it applied.
+    @discardableResult
+    public func apply(_ state: ControlState) throws(ResolverError) -> Int { try apply(state, calledBy: nil) }
+
     /// Creates an empty resolver whose values count as applied for `state`.
     public init(state: ControlState = .normal) {
         rules = .makeOrStop(history: nil)
@@ -264,14 +288,6 @@ public final class StateResolver {
 
     static func key(_ target: UInt32, _ keyPath: UInt32) -> UInt64 { UInt64(target) << 32 | UInt64(keyPath) }
 
-    /// `state` as the C table is asked about it (to resolve and to diff): only the bits some
-    /// rule tells apart (``ApplyState/sensitiveBits``, every bit once an `exactly` or custom
-    /// rule is bound), so that states differing elsewhere share one cached resolution and
-    /// diff. Those bits only grow while rules are bound, and a rule that adds some changes the
-    /// table, which makes the diffs cached before it stale.
-    @inline(__always)
-    func tableState(_ state: ControlState) -> UInt64 { UInt64(state.rawValue & applying.sensitiveBits) }
-
     func resolve(_ key: UInt64, in state: ControlState) -> csr_value? {
         var value: csr_value = 0
         let status = evaluating {
@@ -281,29 +297,25 @@ public final class StateResolver {
         return status == CSR_OK ? value : nil
     }
 
+    /// ``beginChanges(from:to:)`` when `csr_diff` failed with `status`.
+    @inline(never)
+    func beginChangesPairByPair(from: ControlState, to: ControlState, _ status: csr_status) throws(ResolverError) {
+        rules.diffReader = nil
+        guard status == CSR_ERR_NOMEM else { throw .corrupted }
+        applying.pending.begin(
+            owning: bindings.sortedKeys.compactMap { key in
+                let old = resolve(key, in: from), new = resolve(key, in: to)
+                guard old != new else { return nil }
+                return csr_change(
+                    target: UInt32(key >> 32), key_path: UInt32(truncatingIfNeeded: key),
+                    old_value: old ?? CSR_NO_VALUE, new_value: new ?? CSR_NO_VALUE, slot: UInt32.max)
+            })
+    }
+
     /// Traps on a status that only a corrupt table can produce.
     static func expectSuccess(_ status: csr_status) {
         do { try ResolverError.check(status) } catch {
             internalInconsistency("StateResolver: \(error) (status \(status.rawValue))")
-        }
-    }
-
-    /// Runs a C call that may run custom predicates, marking it so that a predicate calling
-    /// back is stopped instead of corrupting the table mid-computation.
-    @inline(__always)
-    func evaluating<Result>(_ call: () -> Result) -> Result {
-        applying.isEvaluating = true
-        defer { applying.isEvaluating = false }
-        return call()
-    }
-
-    /// Stops the program when a custom predicate calls back into the resolver.
-    @inline(__always)
-    func checkNotEvaluating(_ method: @autoclosure () -> String) {
-        if applying.isEvaluating {
-            misuse(
-                "StateResolver.\(method()) called from a custom predicate; a predicate must be a pure function of the state (its results are cached) and must not call the resolver"
-            )
         }
     }
 

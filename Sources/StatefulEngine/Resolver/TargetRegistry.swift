@@ -136,9 +136,7 @@ struct TargetRegistry {
             sweepCursor += 1
             return nil
         }
-        let lives =
-            readsReferenceCounts
-            ? BoundTarget.liveAddressByReferenceCounts(address) != nil : record(atIndex: index)?.liveAddress != nil
+        let lives = readsReferenceCounts ? !isDeallocating(address) : record(atIndex: index)?.liveAddress != nil
         if !lives { return record(atIndex: index) }
         sweepCursor += 1
         return nil

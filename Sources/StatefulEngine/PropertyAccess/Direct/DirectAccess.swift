@@ -198,4 +198,21 @@
     /// `swiftrt_accesses_in_progress`): without one, the writes of an apply need no check.
     func accessesInProgress() -> Bool { swiftrt_accesses_in_progress() }
 
+#else
+    // Where the direct access is not compiled no target reads reference counts and no writer
+    // writes in place, so the code that calls these (the apply loop's direct branch, a direct
+    // writer's checks) never runs; they stand in so that it compiles everywhere.
+
+    func isDeallocating(_ address: UnsafeMutableRawPointer) -> Bool { directAccessNotCompiled() }
+    func tryRetain(_ address: UnsafeMutableRawPointer) -> Bool { directAccessNotCompiled() }
+    func release(_ address: UnsafeMutableRawPointer) { directAccessNotCompiled() }
+    func assignWithCopy(_ destination: UnsafeMutableRawPointer, _ source: UnsafeRawPointer, _ type: Any.Type) {
+        directAccessNotCompiled()
+    }
+    func checkModifyAccess(_ address: UnsafeMutableRawPointer) { directAccessNotCompiled() }
+    func accessesInProgress() -> Bool { directAccessNotCompiled() }
+
+    private func directAccessNotCompiled() -> Never {
+        internalInconsistency("the direct property access's code reached where it is not compiled")
+    }
 #endif
