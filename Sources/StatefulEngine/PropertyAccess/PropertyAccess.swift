@@ -89,6 +89,12 @@ var processStrategy: any PropertyAccessStrategy {
     return strategy
 }
 
+/// ``processStrategy``'s access, read once, for each bind of a new target: the strategy's getter
+/// copies an existential and checks for a report each time. (Without the report: its handler
+/// may bind, which would ask for this value while it is being made. A bind reports through
+/// the strategy's getter when it looks its key path up.)
+let processAccess = processSelection.0.access
+
 private let processSelection = PropertyAccess.selectStrategy(
     portableVariable: getenv(PropertyAccess.portableEnvironmentVariable).map { String(cString: $0) })
 private let pendingSelectionReport = Locked(true)

@@ -13,11 +13,11 @@
 /// object's `deinit` runs on the main actor as the resolver does (``reportsLifetime``), which a
 /// check of its reference counts then covers. A weak reference gives its object a side table, which sends every retain and
 /// release of the object, anywhere in the program, down the runtime's slow path; the other two
-/// records give it none. One subclass for each, so that a record is 40 bytes.
+/// records give it none. One subclass for each, so that a record holds only what its access
+/// reads: 40 bytes, 48 for a weak one.
 class BoundTarget {
-    /// The object's address, while the record is registered: the unowned reference of the
-    /// direct access keeps the memory there. Also its identity, which a new object may take
-    /// once this one is freed.
+    /// The object's address, while the record is registered (see ``keepsMemory``). Also its
+    /// identity.
     final let address: UnsafeMutableRawPointer
     final let id: UInt32
     /// Whether the object's `deinit` runs on the main actor, where the resolver runs (an object
@@ -27,9 +27,15 @@ class BoundTarget {
     /// a ``LifetimeBoundTarget`` (else a ``PortableBoundTarget``). Read by the apply loop without
     /// a virtual call. (Declared beside ``id``: it takes that field's padding.)
     final let reportsLifetime: Bool
+    /// Whether the record keeps its object's memory allocated (an unowned reference), dead or
+    /// alive, until it goes: no other object can then take ``address``, so an object found at
+    /// that address is this record's, and lives while its finder holds it. All records but a
+    /// ``LifetimeBoundTarget``, whose ended object's address a new object may take.
+    final let keepsMemory: Bool
 
-    fileprivate init(_ object: AnyObject, id: UInt32, reportsLifetime: Bool = false) {
-        (address, self.id, self.reportsLifetime) = (Unmanaged.passUnretained(object).toOpaque(), id, reportsLifetime)
+    fileprivate init(_ object: AnyObject, id: UInt32, reportsLifetime: Bool = false, keepsMemory: Bool = true) {
+        (address, self.id) = (Unmanaged.passUnretained(object).toOpaque(), id)
+        (self.reportsLifetime, self.keepsMemory) = (reportsLifetime, keepsMemory)
     }
 
     /// The record of `object` for the property access `access`, for a resolver used on the main
@@ -88,14 +94,17 @@ class BoundTarget {
     }
 }
 
-/// The record of a target of the portable property access: a weak reference.
+/// The record of a target of the portable property access: a weak reference, and an unowned
+/// one that keeps the object's memory (see ``BoundTarget/keepsMemory``).
 final class PortableBoundTarget: BoundTarget {
     /// The object: loading it retains the object, or gives nil once its deinitialisation has
     /// begun.
     private(set) weak var reference: AnyObject?
+    /// The object's memory; never read (an unowned read of a dead object traps).
+    private unowned let memory: AnyObject
 
     fileprivate init(_ object: AnyObject, id: UInt32) {
-        reference = object
+        (reference, memory) = (object, object)
         super.init(object, id: id)
     }
 
@@ -109,7 +118,7 @@ final class LifetimeBoundTarget: BoundTarget {
 
     fileprivate init(_ object: AnyObject, id: UInt32, _ lifetime: TargetLifetime) {
         self.lifetime = lifetime
-        super.init(object, id: id, reportsLifetime: true)
+        super.init(object, id: id, reportsLifetime: true, keepsMemory: false)
     }
 
     override var liveAddress: UnsafeMutableRawPointer? { lifetime.hasEnded ? nil : address }

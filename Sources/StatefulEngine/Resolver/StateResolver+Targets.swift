@@ -4,12 +4,14 @@
 internal import CStateResolver
 
 extension StateResolver {
-    /// The target's record if it is bound; purges the record of a dead object whose address
-    /// `object` now has.
+    /// The target's record if it is bound; purges the record of an ended object whose address
+    /// `object` now has (a record that does not keep its object's memory).
     func existingTarget(_ object: AnyObject) -> BoundTarget? {
         guard let bound = targets.record(at: object) else { return nil }
-        // Compared by address, which takes no reference to the target.
-        if bound.liveAddress == Unmanaged.passUnretained(object).toOpaque() { return bound }
+        // A record that keeps its object's memory is `object`'s (see `keepsMemory`): no
+        // liveness check, which for a weak reference is a load through its side table.
+        // Otherwise compared by address, which takes no reference to the target.
+        if bound.keepsMemory || bound.liveAddress == Unmanaged.passUnretained(object).toOpaque() { return bound }
         purge(bound)
         return nil
     }
@@ -19,13 +21,15 @@ extension StateResolver {
     /// - Throws: ``ResolverError/tooManyTargets`` (nothing changed).
     func target(for object: AnyObject) throws(ResolverError) -> BoundTarget {
         if let bound = existingTarget(object) { return bound }
+        sweepDeadTargets(2)  // bounded work that keeps dead targets from piling up as targets come
         // A resolver that shares rules is a control's, used on the main actor only.
-        return try targets.add(object, access: processStrategy.access, onMainActor: sharesRules)
+        return try targets.add(object, access: processAccess, onMainActor: sharesRules)
     }
 
     /// Checks up to `count` bound targets, in turn, and purges those that were deallocated:
-    /// every bind checks two and every eighth apply one, so a dead target's rules, defaults
-    /// and id go within a bounded amount of work however the program uses the resolver.
+    /// every bind of a new target (the registry grows only then) checks two and every eighth
+    /// apply one, so a dead target's rules, defaults and id go within a bounded amount of work
+    /// however the program uses the resolver.
     ///
     /// - Complexity: O(`count`), plus the purges.
     func sweepDeadTargets(_ count: Int) {

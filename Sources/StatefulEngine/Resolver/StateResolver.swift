@@ -154,7 +154,6 @@ public final class StateResolver {
     ) throws(ResolverError) {
         checkNotEvaluating("setValue(_:for:of:when:)")
         let keyPath = accessors.keyPath
-        sweepDeadTargets(2)  // bounded work that keeps dead targets from piling up
         let bound = try self.target(for: target)
         let keyPathID = keyPaths.id(keyPath, of: target)
         let key = Self.key(bound.id, keyPathID)

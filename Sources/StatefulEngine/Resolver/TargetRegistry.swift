@@ -10,9 +10,10 @@
 struct TargetRegistry {
     /// The id of the record made for the object at an address (which a later object may have),
     /// once there are more than ``searchLimit`` ids; until then the records are searched. An
-    /// address is in one entry at most: the record of a dead object is purged when a new object
-    /// at its address is looked up (see `StateResolver.existingTarget(_:)`), before that one is
-    /// added.
+    /// address is in one entry at most: a record keeps its object's memory, and so its address
+    /// (``BoundTarget/keepsMemory``), or, if it does not, is purged when a new object at its
+    /// ended object's address is looked up (see `StateResolver.existingTarget(_:)`), before
+    /// that one is added.
     private var idsByObject: [UnsafeMutableRawPointer: UInt32]?
     /// The most ids searched for an address (a control binds a few targets).
     private static var searchLimit: Int { 8 }
