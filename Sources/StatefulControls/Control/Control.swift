@@ -267,12 +267,21 @@ open class Control: View, Observable {
     /// propagates without nesting calls, and a cycle is stopped with a diagnostic. A change
     /// that writes nothing — no rule reads the bits that moved, and no subscriber or predicate
     /// is to run — only moves the resolver to the state, at once.
+    @inline(__always)
     func applyState() {
         // Without a predicate to run, the state is known before anything starts: a change of
         // bits no rule reads, with no subscriber to tell, only moves the resolver — at once,
         // even from another control's setter, as it writes nothing that could come back.
-        let state = registeredStates.derived.isEmpty ? factorsAndPushedStates : nil
-        if let state, subscriptions.isEmpty, resolver.moveWithoutWrites(to: state) { return }
+        guard registeredStates.derived.isEmpty else { return applyStateWritingValues(nil) }
+        let state = factorsAndPushedStates
+        guard subscriptions.isEmpty, resolver.moveWithoutWrites(to: state) else { return applyStateWritingValues(state) }
+    }
+
+    /// ``applyState()`` past the move without writes, to `state` (nil: the state its
+    /// predicates give, once writing has begun). Out of line: the move is the common case, and
+    /// needs none of this frame.
+    @inline(never)
+    private func applyStateWritingValues(_ state: ControlState?) {
         if propagation.isDraining {  // a control's apply is running (isWriting implies isDraining)
             if resolver.isApplyingChanges { return applyOwnState() }  // finished by the running apply
             if propagation.isWriting { return propagation.enqueue(self) }  // from another's setter

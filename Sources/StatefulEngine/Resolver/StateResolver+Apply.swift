@@ -32,11 +32,16 @@ extension StateResolver {
     /// Moves the resolver to `state` when that writes nothing — no apply runs, and no rule tells
     /// `state` from ``appliedState`` — and returns true; returns false, having done nothing,
     /// when `state` needs an ``apply(_:)``. A control asks first: a change of bits no rule
-    /// reads then costs a comparison.
+    /// reads then costs a comparison. The move counts as an apply: every eighth sweeps for a
+    /// dead target, as an apply does, and releases what it purged before returning.
     ///
-    /// - Complexity: O(1).
-    @inlinable
-    package func moveWithoutWrites(to state: ControlState) -> Bool { applying.move(to: state) }
+    /// - Complexity: O(1), plus a purge.
+    @inlinable @inline(__always)
+    package func moveWithoutWrites(to state: ControlState) -> Bool {
+        guard applying.move(to: state) else { return false }
+        if applying.sweepsDeadTargets { sweepAfterMoving(self) }
+        return true
+    }
 
     @inline(__always)
     private func finishApplying() {
@@ -83,7 +88,7 @@ extension StateResolver {
     /// Releases the bindings removed during the apply and the values and predicates the table
     /// let go of; their deinits (user code) run after it, and may call back.
     @inline(never)
-    private func releaseAfterApplying() {
+    fileprivate func releaseAfterApplying() {
         let bindings = self.bindings.takeRetired()
         withExtendedLifetime(bindings) {}
         drainReleased()
@@ -303,19 +308,17 @@ struct ApplyState {
         return true
     }
 
-    /// Whether the apply just begun is one of the eighth that also sweep dead targets.
-    var sweepsDeadTargets: Bool { Self.sweeps(atApply: count) }
-
-    /// Whether the apply numbered `count` (see ``count``) sweeps dead targets: every eighth.
+    /// Whether the apply (or move) just begun is one of the eighth that also sweep dead
+    /// targets.
     @inlinable
-    static func sweeps(atApply count: UInt32) -> Bool { count & 7 == 0 }
+    var sweepsDeadTargets: Bool { count & 7 == 0 }
 
-    /// Moves to `state` as an apply that writes nothing would: when none runs, no rule tells
-    /// `state` from the applied state, and the apply it counts as is not one that sweeps.
-    /// False, with nothing changed, otherwise.
+    /// Moves to `state` as an apply that writes nothing would, counted as one: when none runs
+    /// and no rule tells `state` from the applied state. False, with nothing changed,
+    /// otherwise.
     @inlinable
     mutating func move(to state: ControlState) -> Bool {
-        guard !isApplying, !distinguishes(applied, state), !Self.sweeps(atApply: count &+ 1) else { return false }
+        guard !isApplying, !distinguishes(applied, state) else { return false }
         count &+= 1
         (applied, requested) = (state, state)
         return true
@@ -390,4 +393,13 @@ struct PendingChanges {
         borrowed = UnsafeBufferPointer(start: nil, count: 0)
         index = 0
     }
+}
+
+/// The sweep of a move that counts as a sweeping apply (see
+/// ``StateResolver/moveWithoutWrites(to:)``). A free function: the move's caller then calls it
+/// last, as a jump, with no frame of its own.
+@usableFromInline @inline(never)
+func sweepAfterMoving(_ resolver: StateResolver) {
+    resolver.sweepDeadTargets(1)
+    if !resolver.bindings.retired.isEmpty || resolver.rules.slab.hasReleased { resolver.releaseAfterApplying() }
 }
