@@ -72,17 +72,17 @@ struct ValueSlabTests {
     }
 
     @Test func aSourceGivesTheValueOfEachKind() {
-        let offsets = ValueOffsets(inBox: 16, inBinding: 48)
+        let offsets = ValueOffsets.table(inBox: 16, inBinding: 48)
         var bits = RuleValue(TwoHalves(low: 5, high: -6)).bits
         withUnsafeBytes(of: &bits) { bytes in
             let source = ValueSource(inlineAt: bytes.baseAddress!)
             #expect(source.value(as: TwoHalves.self) == TwoHalves(low: 5, high: -6))
-            #expect(source.address(offsets) == bytes.baseAddress!)
+            #expect(source.address(in: offsets) == bytes.baseAddress!)
         }
         let box = ValueBox(Wide(a: 3, b: 4))
         let boxSource = ValueSource(box: box)
         #expect(boxSource.value(as: Wide.self) == Wide(a: 3, b: 4))
-        #expect(boxSource.address(offsets) == ValueSlab.address(of: box) + 16)
+        #expect(boxSource.address(in: offsets) == ValueSlab.address(of: box) + 16)
         withExtendedLifetime(box) {}
     }
 

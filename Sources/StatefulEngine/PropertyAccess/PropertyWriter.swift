@@ -140,52 +140,32 @@ package struct ValueSource {
         }
     }
 
-    /// The value's address (the direct access), given where values of its type lie.
-    @inline(__always)
-    func address(_ offsets: ValueOffsets) -> UnsafeRawPointer { object + offsets[kind] }
-
-    /// The value's address, given where values of its type lie as a table
-    /// (``ValueOffsets/table``) read in place.
+    /// The value's address (the direct access), given where values of its type lie: a table
+    /// indexed by kind (``ValueOffsets/table(inBox:inBinding:)``), read in place.
     @inline(__always)
     func address(in table: UnsafePointer<Int>) -> UnsafeRawPointer { object + table[kind.rawValue] }
 }
 
 /// Where a value of one type lies, in bytes from the object's address, in a ``ValueBox`` and
 /// (as a default) in a ``TypedBinding`` (the direct access); an inline value at its address.
-struct ValueOffsets {
-    let inBox: Int, inBinding: Int
-
-    /// The offset for a source of `kind`: by a branch (an indexed table would be copied to the
-    /// stack, and the compiler would then guard the caller's frame; the apply loop reads a
-    /// ``TrivialCopy``'s table in place).
-    @inline(__always)
-    subscript(kind: ValueSource.Kind) -> Int {
-        switch kind {
-        case .box: inBox
-        case .bindingDefault: inBinding
-        case .inline: 0
-        }
-    }
-
-    /// These offsets as a table indexed by a kind's raw value, for the apply loop to read in
-    /// place: one table for each set of offsets met (a few: they vary with a value's
-    /// alignment), kept for the process.
-    var table: UnsafePointer<Int> { Self.tables.withLock { $0.table(self) } }
-
-    private static let tables = Locked(Tables())
-
-    private struct Tables {
-        private var made: [(inBox: Int, inBinding: Int, table: UnsafePointer<Int>)] = []
-
-        mutating func table(_ offsets: ValueOffsets) -> UnsafePointer<Int> {
-            if let found = made.first(where: { $0.inBox == offsets.inBox && $0.inBinding == offsets.inBinding }) { return found.table }
-            let kinds = [ValueSource.Kind.box, .bindingDefault, .inline]
-            let table = UnsafeMutablePointer<Int>.allocate(capacity: kinds.count)
-            for kind in kinds { (table + kind.rawValue).initialize(to: offsets[kind]) }
-            made.append((offsets.inBox, offsets.inBinding, UnsafePointer(table)))
+enum ValueOffsets {
+    /// The offsets in a box and in a binding as a table indexed by a ``ValueSource/Kind``'s raw
+    /// value, for the apply loop to read in place (an indexed value would be copied to the
+    /// stack, and the compiler would then guard the caller's frame): one table for each pair
+    /// met (a few: they vary with a value's alignment), kept for the process.
+    static func table(inBox: Int, inBinding: Int) -> UnsafePointer<Int> {
+        tables.withLock { made in
+            if let found = made.first(where: { $0.inBox == inBox && $0.inBinding == inBinding }) { return found.table }
+            let table = UnsafeMutablePointer<Int>.allocate(capacity: 3)
+            table[ValueSource.Kind.box.rawValue] = inBox
+            table[ValueSource.Kind.bindingDefault.rawValue] = inBinding
+            table[ValueSource.Kind.inline.rawValue] = 0
+            made.append((inBox, inBinding, UnsafePointer(table)))
             return UnsafePointer(table)
         }
     }
+
+    private static let tables = Locked<[(inBox: Int, inBinding: Int, table: UnsafePointer<Int>)]>([])
 }
 
 /// What a ``PropertyAccessor`` is asked to do.
@@ -274,23 +254,30 @@ final class SetterPropertyWriter<Target: AnyObject, Value>: AnyPropertyWriter {
     }
 }
 
-/// How to copy a trivial value of 1, 2, 4 or 8 bytes from its source into its property.
-struct TrivialCopy {
-    /// Where the value lies in each kind of source (``ValueOffsets/table``).
+/// Where a stored property lies in its target, and the value to assign to it in its source
+/// (the direct access's writes in place: ``TrivialCopy``, ``InPlaceAssignment``).
+struct StoredLocation {
+    /// Where the value lies in each kind of source (``ValueOffsets/table(inBox:inBinding:)``).
     let offsets: UnsafePointer<Int>
-    let size: Int
     /// Where the property lies in the target object.
     let targetOffset: Int
 
-    init(size: Int, offsets: ValueOffsets, targetOffset: Int) {
-        (self.offsets, self.size, self.targetOffset) = (offsets.table, size, targetOffset)
+    /// The property's address in the object at `target`, and the value's at `source`.
+    @inline(__always)
+    func addresses(_ target: UnsafeMutableRawPointer, _ source: ValueSource) -> (UnsafeMutableRawPointer, UnsafeRawPointer) {
+        (target + targetOffset, source.address(in: offsets))
     }
+}
+
+/// How to copy a trivial value of 1, 2, 4 or 8 bytes from its source into its property.
+struct TrivialCopy {
+    let location: StoredLocation
+    let size: Int
 
     @inline(__always)
     func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
         // A value's alignment may be less than its size (two 32-bit fields): unaligned loads.
-        let source = source.address(in: offsets)
-        let destination = target + targetOffset
+        let (destination, source) = location.addresses(target, source)
         if _fastPath(size == 8) { return destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self) }
         switch size {
         case 1: destination.storeBytes(of: source.loadUnaligned(as: UInt8.self), as: UInt8.self)
@@ -303,21 +290,15 @@ struct TrivialCopy {
 /// How to assign any other stored value from its source to its property: the value witness of
 /// its type, called as generic code calls it (the direct access).
 struct InPlaceAssignment {
-    /// Where the value lies in each kind of source (``ValueOffsets/table``).
-    let offsets: UnsafePointer<Int>
-    /// Where the property lies in the target object.
-    let targetOffset: Int
+    let location: StoredLocation
     /// The value's type.
     let type: Any.Type
-
-    init(offsets: ValueOffsets, targetOffset: Int, type: Any.Type) {
-        (self.offsets, self.targetOffset, self.type) = (offsets.table, targetOffset, type)
-    }
 
     /// One assignment: the new value copied in, then the old one destroyed (its deinit, user
     /// code, runs last).
     @inline(__always)
     func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
-        assignWithCopy(target + targetOffset, source.address(in: offsets), type)
+        let (destination, source) = location.addresses(target, source)
+        assignWithCopy(destination, source, type)
     }
 }

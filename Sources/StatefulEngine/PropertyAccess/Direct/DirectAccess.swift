@@ -74,7 +74,8 @@
         }
 
         private let access: Access
-        private let offsets: ValueOffsets
+        /// Where a value lies in each kind of source (``ValueOffsets/table(inBox:inBinding:)``).
+        private let offsets: UnsafePointer<Int>
 
         /// The writer of `keyPath` on targets of class `targetClass` (a subclass of `Target`);
         /// `box` is any box of the values it writes. Nil when the key path leads elsewhere than a
@@ -84,7 +85,7 @@
                 let defaultOffset = TypedBinding<Value>.defaultValueOffset
             else { return nil }
             let size = MemoryLayout<Value>.size
-            offsets = ValueOffsets(inBox: box.valueOffset, inBinding: defaultOffset)
+            offsets = ValueOffsets.table(inBox: box.valueOffset, inBinding: defaultOffset)
             if components.count == 1, let accessors = first.accessors {
                 guard let setter = accessors.setter else { return nil }
                 access = .setter(setter, block: accessors.block)
@@ -95,10 +96,11 @@
             {
                 access = .stored
                 let isTrivialWord = _isPOD(Value.self) && [1, 2, 4, 8].contains(size)
+                let location = StoredLocation(offsets: offsets, targetOffset: offset)
                 super.init(
                     keyPath: keyPath,
-                    trivialCopy: isTrivialWord ? TrivialCopy(size: size, offsets: offsets, targetOffset: offset) : nil,
-                    inPlaceAssignment: isTrivialWord ? nil : InPlaceAssignment(offsets: offsets, targetOffset: offset, type: Value.self),
+                    trivialCopy: isTrivialWord ? TrivialCopy(location: location, size: size) : nil,
+                    inPlaceAssignment: isTrivialWord ? nil : InPlaceAssignment(location: location, type: Value.self),
                     // Swift's access is to the class's stored property, a struct's field within it.
                     accessOffset: Int(first.identifier))
             } else {
@@ -122,7 +124,7 @@
                 internalInconsistency("DirectPropertyWriter: a stored value is written by writeInline")
             }
             // The caller holds the target through the call, as any caller of a setter does.
-            let value = source.address(offsets).assumingMemoryBound(to: Value.self)
+            let value = source.address(in: offsets).assumingMemoryBound(to: Value.self)
             withUnsafePointer(to: target) { target in
                 unsafeBitCast(function, to: Setter.self)(value, target, block, 0)
             }
