@@ -47,6 +47,12 @@ extension StateResolver {
     private func finishApplying() {
         applying.isApplying = false
         if isSelf(rules.diffReader) { rules.diffReader = nil }
+        releaseWhatWasLetGo()
+    }
+
+    /// Releases what an apply or a move's sweep let go of, when there is something.
+    @inline(__always)
+    fileprivate func releaseWhatWasLetGo() {
         if !bindings.retired.isEmpty || rules.slab.hasReleased { releaseAfterApplying() }
     }
 
@@ -88,7 +94,7 @@ extension StateResolver {
     /// Releases the bindings removed during the apply and the values and predicates the table
     /// let go of; their deinits (user code) run after it, and may call back.
     @inline(never)
-    fileprivate func releaseAfterApplying() {
+    private func releaseAfterApplying() {
         let bindings = self.bindings.takeRetired()
         withExtendedLifetime(bindings) {}
         drainReleased()
@@ -401,5 +407,5 @@ struct PendingChanges {
 @usableFromInline @inline(never)
 func sweepAfterMoving(_ resolver: StateResolver) {
     resolver.sweepDeadTargets(1)
-    if !resolver.bindings.retired.isEmpty || resolver.rules.slab.hasReleased { resolver.releaseAfterApplying() }
+    resolver.releaseWhatWasLetGo()
 }
