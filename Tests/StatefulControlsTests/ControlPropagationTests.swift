@@ -141,6 +141,37 @@ struct ControlPropagationTests {
         #expect(bound.appliedState == .selected && bound.isHidden)
     }
 
+    /// A dependent's sweeping move runs inside the apply that changed it (it writes nothing,
+    /// so it is not queued): the dead target it purges releases its value there, and that
+    /// value's deinit may bind on the applying control, whose apply then goes on with the
+    /// binding made.
+    @Test func aDependentsSweepingMoveReleasesInsideTheApplyThatMovedIt() {
+        final class Token {
+            let onDeinit: () -> Void
+            init(_ onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+        }
+        final class Holder { var token: Token? }
+        let source = Control(), dependent = Control()
+        let label = Caption()
+        var released = 0, releasedWhileSourceApplied = false
+        source.setValue(false, for: \.isEnabled, of: dependent, when: .containing(.selected))
+        do {
+            let gone = Holder()
+            let token = Token { [unowned source] in
+                released += 1
+                releasedWhileSourceApplied = source.resolver.isApplyingChanges
+                source.setValue("bound from a deinit", for: \.text, of: label, when: .containing(.selected))
+            }
+            dependent.setValue(token, for: \.token, of: gone, when: .containing(.selected))
+        }
+        for _ in 0..<16 { source.isSelected.toggle() }  // 16 moves of the dependent's `disabled`
+        #expect(released == 1 && releasedWhileSourceApplied && dependent.resolver.ruleCount == 0)
+        #expect(dependent.isEnabled && dependent.appliedState == dependent.state)
+        source.isSelected = true
+        #expect(label.text == "bound from a deinit" && !dependent.isEnabled)
+    }
+
     @Test func aDependencyCycleIsStoppedWithADiagnostic() {
         var diagnostics: [ControlDiagnostic] = []
         let saved = Control.diagnosticHandler
