@@ -146,24 +146,18 @@ struct ControlPropagationTests {
     /// value's deinit may bind on the applying control, whose apply then goes on with the
     /// binding made.
     @Test func aDependentsSweepingMoveReleasesInsideTheApplyThatMovedIt() {
-        final class Token {
-            let onDeinit: () -> Void
-            init(_ onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
-            deinit { onDeinit() }
-        }
-        final class Holder { var token: Token? }
         let source = Control(), dependent = Control()
         let label = Caption()
         var released = 0, releasedWhileSourceApplied = false
         source.setValue(false, for: \.isEnabled, of: dependent, when: .containing(.selected))
         do {
-            let gone = Holder()
-            let token = Token { [unowned source] in
+            let gone = DeinitCallbackHolder()
+            let callback = DeinitCallback { [unowned source] in
                 released += 1
                 releasedWhileSourceApplied = source.resolver.isApplyingChanges
                 source.setValue("bound from a deinit", for: \.text, of: label, when: .containing(.selected))
             }
-            dependent.setValue(token, for: \.token, of: gone, when: .containing(.selected))
+            dependent.setValue(callback, for: \.callback, of: gone, when: .containing(.selected))
         }
         for _ in 0..<16 { source.isSelected.toggle() }  // 16 moves of the dependent's `disabled`
         #expect(released == 1 && releasedWhileSourceApplied && dependent.resolver.ruleCount == 0)

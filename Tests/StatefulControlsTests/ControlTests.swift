@@ -7,6 +7,16 @@ final class Caption {
     var writes = 0
 }
 
+/// A bound value whose deinit is user code (`onDeinit`, which may call back), and a target
+/// holding one: for the tests of what a sweep releases.
+final class DeinitCallback {
+    let onDeinit: () -> Void
+    init(_ onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+}
+
+final class DeinitCallbackHolder { var callback: DeinitCallback? }
+
 /// A control with a custom state driven by a factor and one driven by a predicate.
 extension ControlState {
     static let switchOn = try! ControlState.allocate(named: "com.example.tests.switch.on")
@@ -248,22 +258,16 @@ struct ControlTests {
     /// before it returns, as an apply does: the dead target's value goes then, and its deinit,
     /// user code, may bind on the same control.
     @Test func aMoveThatSweepsReleasesWhatItPurged() {
-        final class Token {
-            let onDeinit: () -> Void
-            init(_ onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
-            deinit { onDeinit() }
-        }
-        final class Holder { var token: Token? }
         let control = Control()
         let kept = Caption()
         var released = 0
         do {
-            let gone = Holder()
-            let token = Token { [unowned control] in
+            let gone = DeinitCallbackHolder()
+            let callback = DeinitCallback { [unowned control] in
                 released += 1
                 control.setValue("bound from a deinit", for: \.text, of: kept, when: .containing(.selected))
             }
-            control.setValue(token, for: \.token, of: gone, when: .containing(.selected))
+            control.setValue(callback, for: \.callback, of: gone, when: .containing(.selected))
         }
         for change in 1...8 {
             #expect(released == 0 || change == 8)
