@@ -7,10 +7,6 @@ import Observation
 import Testing
 import StatefulControls
 
-// The first block of StatefulEngine.md. This target also imports StatefulControls, so the
-// engine's example is not proven to need the engine alone here: it uses engine API only.
-import StatefulEngine
-
 // The DocC articles' code blocks, verbatim (chunk by chunk, as `expectEveryBlock` checks), with
 // what they claim asserted after them. Declarations are at file scope, statements in the tests;
 // the `text` blocks that show output are compared with the output itself.
@@ -115,50 +111,18 @@ extension Selector where Target == LoginScreen {
     static let submit = Selector("submit", LoginScreen.submit)
 }
 
-// MARK: StatefulEngine.md (the engine's catalog)
-
-final class TableCell {
-    var background = "white"
-    var isSelected = false
-    var isEnabled = true
-
-    var state: ControlState {
-        var state: ControlState = []
-        if isSelected { state.insert(.selected) }
-        if !isEnabled { state.insert(.disabled) }
-        return state
-    }
-}
-
-actor TableRenderer {
-    private let cell = TableCell()
-    private let resolver = StateResolver()
-
-    init() throws(ResolverError) {
-        try resolver.setValue("blue", for: \.background, of: cell, when: .containing(.selected))
-        try resolver.setValue("grey", for: \.background, of: cell, when: .containing(.disabled, priority: 2000))
-    }
-
-    func render(selected: Bool, enabled: Bool = true) throws(ResolverError) -> String {
-        cell.isSelected = selected
-        cell.isEnabled = enabled
-        try resolver.apply(cell.state)
-        return cell.background
-    }
-}
-
 // MARK: The tests
 
 @MainActor
 @Suite("DocC examples")
 struct DocCExampleTests {
-    // Every swift block of every article is in this file.
+    // Every swift block of every article but StatefulEngine.md (DocCEngineExampleTests.swift) is
+    // in this file.
 
     @Test func overviewBlocksAreHere() { expectEveryBlock(of: DocCArticle.overview, isIn: #filePath) }
     @Test func stateResolutionBlocksAreHere() { expectEveryBlock(of: DocCArticle.stateResolution, isIn: #filePath) }
     @Test func eventsAndTrackingBlocksAreHere() { expectEveryBlock(of: DocCArticle.eventsAndTracking, isIn: #filePath) }
     @Test func customControlBlocksAreHere() { expectEveryBlock(of: DocCArticle.customControl, isIn: #filePath) }
-    @Test func engineBlocksAreHere() { expectEveryBlock(of: DocCArticle.engine, isIn: #filePath) }
 
     // StatefulControls.md
 
@@ -366,38 +330,5 @@ struct DocCExampleTests {
         field.stateMachine.apply { $0.locked() }.instantly()   // field.isEnabled == false
         #expect(!field.isEnabled && field.state == .disabled)
         #expect(field.stateMachine.currentIdentifier == "locked()")
-    }
-}
-
-// StatefulEngine.md: the resolver lives in an actor, not on the main actor (a nested type does
-// not inherit the suite's isolation).
-extension DocCExampleTests {
-    @Suite("DocC examples: the engine")
-    struct Engine {
-        @Test func rendererOwnsItsResolver() async throws {
-            let renderer = try TableRenderer()
-            let selected = try await renderer.render(selected: true)                  // "blue"
-            let disabled = try await renderer.render(selected: true, enabled: false)  // "grey": the higher priority wins
-            let plain = try await renderer.render(selected: false)                    // "white": the default, captured on first bind
-            #expect([selected, disabled, plain] == ["blue", "grey", "white"])
-        }
-
-        @Test func renderersRunInParallel() async throws {
-            let colours = try await withThrowingTaskGroup(of: [String].self) { group in
-                for _ in 0..<4 {
-                    group.addTask {
-                        let renderer = try TableRenderer()
-                        return [try await renderer.render(selected: true), try await renderer.render(selected: false, enabled: false)]
-                    }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
-            #expect(colours == Array(repeating: ["blue", "grey"], count: 4))
-        }
-
-        @Test func anExtendedState() throws {
-            let archived = try ControlState.allocate(named: "com.example.cell.archived", in: .extendedApplication)
-            #expect(ControlState.extendedApplication.contains(archived) && archived.description == "com.example.cell.archived")
-        }
     }
 }
