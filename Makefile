@@ -163,8 +163,10 @@ clean: ## Remove build products
 
 check: lint docs clients portable leakcheck fuzz c-checks coverage stress soak demo-tty web-test web-soak sanitize ## Everything beyond make test: the formatting and the bench chart generator, the DocC documentation with no warning, clients, the portable property access, leaks, fuzzing, C checks and coverage, stress, soak, the terminal demo, the web front end in a browser and under a connection soak, sanitizers
 
-lint: ## Check that the Swift sources are formatted as make format leaves them; test the bench chart generator; check README.md and BENCHMARKS.md's shape
+lint: ## Check that the Swift sources are formatted as make format leaves them and no code file is over 400 lines; test the bench chart generator; check README.md and BENCHMARKS.md's shape
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
+	@long=$$(git ls-files -z -- '*.swift' '*.c' '*.h' '*.py' '*.js' '*.sh' | xargs -0 wc -l | awk '$$2 != "total" && $$1 > 400'); \
+	  if [ -n "$$long" ]; then echo "over 400 lines, to split by concern (CONTRIBUTING.md):"; echo "$$long"; exit 1; fi
 	@$(ENSURE) python3 python3
 	python3 scripts/test_bench_charts.py
 	python3 scripts/check_docs.py
