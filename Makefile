@@ -171,8 +171,8 @@ lint: ## Check that the Swift sources are formatted as make format leaves them a
 	python3 scripts/test_bench_charts.py
 	python3 scripts/check_docs.py
 
-clients: deps ## Throwaway client packages: the engine alone off the main thread; a client resolves no other package; docs/install.md's snippet built and run
-	SWIFT=$(SWIFT) Tests/Clients/check-clients.sh
+clients: deps ## Throwaway client packages: the engine alone off the main thread; a client resolves no other package; docs/install.md's snippet built and run; a plug-in loaded with dlopen by a C program
+	SWIFT=$(SWIFT) CLANG=$(CLANG) Tests/Clients/check-clients.sh
 
 portable: deps ## The test suites with the portable property access: STATEFULCONTROLS_PORTABLE=1, the direct access compiled out, and both accesses optimised
 	STATEFULCONTROLS_PORTABLE=1 $(SWIFT) test

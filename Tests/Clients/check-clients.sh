@@ -5,7 +5,11 @@
 #  - one on StatefulControls, whose resolved graph must hold no package but this one, and in
 #    which a factor registered through its property does not compile;
 #  - docs/install.md's: its Package.swift and main.swift as the page shows them, the package's
-#    URL replaced by a path to this clone (there is no network), built and run.
+#    URL replaced by a path to this clone (there is no network), built and run;
+#  - a plug-in: a dynamic library on StatefulControls, loaded with dlopen by a C program (no
+#    Swift of its own): the direct access's thread-local word (initial-exec) then comes from the
+#    static TLS that is left, its self-check runs in the loaded library, and a write that
+#    overlaps an access still stops with Swift's message.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 swift="${SWIFT:-swift}"
@@ -104,4 +108,66 @@ echo "$main" >"$work/install-client/Sources/MyApp/main.swift"
 output="$("$work/install-client/.build/debug/MyApp")"
 echo "  $output"
 [ "$output" = "Switch: off, on, disabled, off" ] || { echo "docs/install.md's client printed something else"; exit 1; }
+echo "plug-in loaded with dlopen by a C program: build and run"
+mkdir -p "$work/plugin-client/Sources/Plugin"
+cat > "$work/plugin-client/Package.swift" <<SWIFT
+// swift-tools-version: 6.0
+import PackageDescription
+let package = Package(
+    name: "plugin-client",
+    products: [.library(name: "Plugin", type: .dynamic, targets: ["Plugin"])],
+    dependencies: [.package(name: "StatefulControls", path: "$root")],
+    targets: [.target(name: "Plugin", dependencies: [.product(name: "StatefulControls", package: "StatefulControls")])]
+)
+SWIFT
+cat > "$work/plugin-client/Sources/Plugin/Plugin.swift" <<'SWIFT'
+import StatefulControls
+
+final class Lamp { var brightness = 0 }
+
+/// Binds a value on a plain object and applies two states; with `overlapping` 1, applies while
+/// the program modifies the bound property, which stops it. Returns 0 when the values are right.
+@_cdecl("plugin_run")
+public func pluginRun(_ overlapping: Int32) -> Int32 {
+    MainActor.assumeIsolated {
+        let lamp = Lamp()
+        let control = Control()
+        control.setValue(100, for: \.brightness, of: lamp, when: .containing(.selected))
+        if overlapping == 1 {
+            withUnsafeMutablePointer(to: &lamp.brightness) { _ in control.isSelected = true }
+            return 1
+        }
+        control.isSelected = true
+        let on = lamp.brightness
+        control.isSelected = false
+        print("the \(PropertyAccess.current) property access, brightness \(on) then \(lamp.brightness)")
+        return on == 100 && lamp.brightness == 0 ? 0 : 1
+    }
+}
+SWIFT
+cat > "$work/host.c" <<'C'
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    if (argc != 3) return 2;
+    void *plugin = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (!plugin) { fprintf(stderr, "dlopen: %s\n", dlerror()); return 1; }
+    int (*run)(int) = (int (*)(int))dlsym(plugin, "plugin_run");
+    if (!run) { fprintf(stderr, "dlsym: %s\n", dlerror()); return 1; }
+    return run(atoi(argv[2]));
+}
+C
+"$swift" build --package-path "$work/plugin-client" -q
+"${CLANG:-clang}" "$work/host.c" -o "$work/host"
+plugin="$work/plugin-client/.build/debug/libPlugin.so"
+output="$("$work/host" "$plugin" 0)"
+echo "  $output"
+# The direct access where it is compiled (x86_64 Linux with glibc), the portable one elsewhere.
+expected="the direct property access, brightness 100 then 0"
+[ "$(uname -m)" = x86_64 ] || expected="${expected/direct/portable}"
+[ "$output" = "$expected" ] || { echo "the plug-in printed something else"; exit 1; }
+if log="$("$work/host" "$plugin" 1 2>&1)"; then echo "an overlapping write did not stop the plug-in"; exit 1; fi
+grep -q "Simultaneous accesses" <<<"$log" || { echo "$log" | tail -5; echo "the plug-in stopped without Swift's message"; exit 1; }
+echo "  an overlapping write: Simultaneous accesses"
 echo "clients: ok"
