@@ -16,16 +16,23 @@ swift="${SWIFT:-swift}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# client NAME PRODUCT: a package NAME with one executable depending on PRODUCT of this package.
+# client NAME PRODUCT [dynamic]: a package NAME with one executable depending on PRODUCT of this
+# package; with `dynamic`, one dynamic library (libNAME.so) instead.
 client() {
     mkdir -p "$work/$1/Sources/$1"
+    local target=executableTarget products=""
+    if [ "${3:-}" = dynamic ]; then
+        target=target
+        products="products: [.library(name: \"$1\", type: .dynamic, targets: [\"$1\"])],"
+    fi
     cat > "$work/$1/Package.swift" <<SWIFT
 // swift-tools-version: 6.0
 import PackageDescription
 let package = Package(
     name: "$1",
+    $products
     dependencies: [.package(name: "StatefulControls", path: "$root")],
-    targets: [.executableTarget(name: "$1", dependencies: [.product(name: "$2", package: "StatefulControls")])]
+    targets: [.$target(name: "$1", dependencies: [.product(name: "$2", package: "StatefulControls")])]
 )
 SWIFT
 }
@@ -109,18 +116,8 @@ output="$("$work/install-client/.build/debug/MyApp")"
 echo "  $output"
 [ "$output" = "Switch: off, on, disabled, off" ] || { echo "docs/install.md's client printed something else"; exit 1; }
 echo "plug-in loaded with dlopen by a C program: build and run"
-mkdir -p "$work/plugin-client/Sources/Plugin"
-cat > "$work/plugin-client/Package.swift" <<SWIFT
-// swift-tools-version: 6.0
-import PackageDescription
-let package = Package(
-    name: "plugin-client",
-    products: [.library(name: "Plugin", type: .dynamic, targets: ["Plugin"])],
-    dependencies: [.package(name: "StatefulControls", path: "$root")],
-    targets: [.target(name: "Plugin", dependencies: [.product(name: "StatefulControls", package: "StatefulControls")])]
-)
-SWIFT
-cat > "$work/plugin-client/Sources/Plugin/Plugin.swift" <<'SWIFT'
+client plugin-client StatefulControls dynamic
+cat > "$work/plugin-client/Sources/plugin-client/Plugin.swift" <<'SWIFT'
 import StatefulControls
 
 final class Lamp { var brightness = 0 }
@@ -160,7 +157,7 @@ int main(int argc, char **argv) {
 C
 "$swift" build --package-path "$work/plugin-client" -q
 "${CLANG:-clang}" "$work/host.c" -o "$work/host"
-plugin="$work/plugin-client/.build/debug/libPlugin.so"
+plugin="$work/plugin-client/.build/debug/libplugin-client.so"
 output="$("$work/host" "$plugin" 0)"
 echo "  $output"
 # The direct access where it is compiled (x86_64 Linux with glibc), the portable one elsewhere.
