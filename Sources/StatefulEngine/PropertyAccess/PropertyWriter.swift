@@ -276,13 +276,31 @@ struct TrivialCopy {
 
     @inline(__always)
     func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
-        // A value's alignment may be less than its size (two 32-bit fields): unaligned loads.
-        let (destination, source) = location.addresses(target, source)
-        if _fastPath(size == 8) { return destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self) }
+        write(target, bits: bits(at: source.address(in: location.offsets)))
+    }
+
+    /// Stores the value whose bytes are the low `size` bytes of `bits` (as an inline value of
+    /// the slab holds them: see ``ValueSlab``).
+    @inline(__always)
+    func write(_ target: UnsafeMutableRawPointer, bits: UInt64) {
+        let destination = target + location.targetOffset
+        if _fastPath(size == 8) { return destination.storeBytes(of: bits, as: UInt64.self) }
         switch size {
-        case 1: destination.storeBytes(of: source.loadUnaligned(as: UInt8.self), as: UInt8.self)
-        case 4: destination.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
-        default: destination.storeBytes(of: source.loadUnaligned(as: UInt16.self), as: UInt16.self)
+        case 1: destination.storeBytes(of: UInt8(truncatingIfNeeded: bits), as: UInt8.self)
+        case 4: destination.storeBytes(of: UInt32(truncatingIfNeeded: bits), as: UInt32.self)
+        default: destination.storeBytes(of: UInt16(truncatingIfNeeded: bits), as: UInt16.self)
+        }
+    }
+
+    /// The value at `source` as the low bytes of a word. A value's alignment may be less than
+    /// its size (two 32-bit fields): unaligned loads, of the value's size only.
+    @inline(__always)
+    private func bits(at source: UnsafeRawPointer) -> UInt64 {
+        if _fastPath(size == 8) { return source.loadUnaligned(as: UInt64.self) }
+        switch size {
+        case 1: return UInt64(source.loadUnaligned(as: UInt8.self))
+        case 4: return UInt64(source.loadUnaligned(as: UInt32.self))
+        default: return UInt64(source.loadUnaligned(as: UInt16.self))
         }
     }
 }

@@ -185,6 +185,11 @@ extension StateResolver {
         // An inline value is copied out of the slab (a setter may bind values, which can move
         // the slab's storage); a box is borrowed from it.
         var word = handle.map { rules.slab.word($0) } ?? 0
+        // A rule's value for a trivial writer is inline (a trivial value of 1 to 8 bytes): its
+        // bits are stored, with no source to make (the direct access's commonest write).
+        if direct, handle != nil, let trivial = binding.writer.trivialCopy {
+            return writeDirect(binding, version, caller: caller, checksAccesses: checksAccesses) { [word] in trivial.write($0, bits: word) }
+        }
         return withUnsafeBytes(of: &word) { word in
             let source =
                 handle == nil
@@ -204,22 +209,7 @@ extension StateResolver {
     ) -> Bool {
         let target = binding.target
         if direct {
-            // The object is held through the write: by the applying control's method when it is
-            // that control; by this actor when its deinit runs where this resolver runs (a view
-            // of a control) and the write runs no user code, which could let go of every other
-            // reference to it (checked not to have begun); else by a reference taken only if its
-            // deinit has not begun.
-            let address = target.address, writer = binding.writer
-            let takesReference = address != caller && !(target.reportsLifetime && writer.copiesTrivially)
-            guard takesReference ? tryRetain(address) : !isDeallocating(address) else {
-                purge(target)
-                return false
-            }
-            // First: a setter that calls back sees the value being written as written.
-            binding.writtenVersion = version
-            if checksAccesses { writer.checkAccess(address) }
-            writer.writeInline(address, source)
-            if takesReference { StatefulEngine.release(address) }
+            return writeDirect(binding, version, caller: caller, checksAccesses: checksAccesses) { binding.writer.writeInline($0, source) }
         } else if target.reportsLifetime {
             guard target.lifetimeHasNotEnded else {
                 purge(target)
@@ -242,6 +232,29 @@ extension StateResolver {
             binding.writer.write(held: target.address, source)
             object.release()
         }
+        return true
+    }
+
+    /// The direct access's write of a value of `version`, which `copy` stores at the target's
+    /// address, with the target held as ``write(_:_:direct:caller:checksAccesses:)`` says. A
+    /// view of a control is only checked not to be deallocating when the write runs no user
+    /// code, which could let go of every other reference to it.
+    @inline(__always)
+    private func writeDirect(
+        _ binding: Binding, _ version: UInt64, caller: UnsafeMutableRawPointer, checksAccesses: Bool,
+        _ copy: (UnsafeMutableRawPointer) -> Void
+    ) -> Bool {
+        let target = binding.target, address = target.address, writer = binding.writer
+        let takesReference = address != caller && !(target.reportsLifetime && writer.copiesTrivially)
+        guard takesReference ? tryRetain(address) : !isDeallocating(address) else {
+            purge(target)
+            return false
+        }
+        // First: a setter that calls back sees the value being written as written.
+        binding.writtenVersion = version
+        if checksAccesses { writer.checkAccess(address) }
+        copy(address)
+        if takesReference { StatefulEngine.release(address) }
         return true
     }
 
