@@ -265,12 +265,20 @@ extension CompiledBindingTests {
         #expect(SlotResult(csr_resolve_slot(nil, first, 1)) == invalid)
     }
 
-    /// A table with `probe` as its release context, and two compiled pairs: (1, 1) matching
-    /// bit 0 (value 10) and (2, 1) matching the states without it (value 20).
-    private static func reentrantTable(_ probe: ReentrantProbe) throws -> (table: OpaquePointer, first: UInt32, second: UInt32) {
+    /// Runs `body` on a new probe and a table with the probe as its release context, and two
+    /// compiled pairs: (1, 1) matching bit 0 (value 10) and (2, 1) matching the states without
+    /// it (value 20); destroys the table after, the probe let go of it first.
+    private static func withReentrantTable(
+        _ body: (_ probe: ReentrantProbe, _ table: OpaquePointer, _ first: UInt32, _ second: UInt32) throws -> Void
+    ) throws {
+        let probe = ReentrantProbe()
         var pointer: OpaquePointer?
         try #require(csr_table_create(&pointer, releaseResolvingBySlot, Unmanaged.passUnretained(probe).toOpaque()) == CSR_OK)
         let table = try #require(pointer)
+        defer {
+            probe.table = nil
+            csr_table_destroy(table)
+        }
         var first: UInt32 = 0, second: UInt32 = 0
         var containing = rule(CSR_CONTAINING, 1), containingNone = rule(CSR_CONTAINING_NONE, 1)
         try #require(csr_set(table, 1, 1, &containing, 10, &first) == CSR_OK)
@@ -282,7 +290,7 @@ extension CompiledBindingTests {
         var stats = csr_stats()
         csr_get_stats(table, &stats)
         try #require(stats.compiled_bindings == 2)
-        return (table, first, second)
+        try body(probe, table, first, second)
     }
 
     /// A release function that calls csr_resolve_slot while the table replaces or removes a
@@ -290,51 +298,43 @@ extension CompiledBindingTests {
     /// ends) as for another compiled pair's; the table resolves right after, the other pair
     /// still compiled.
     @Test func aReleaseFunctionCannotResolveBySlot() throws {
-        let probe = ReentrantProbe()
-        let (table, first, second) = try Self.reentrantTable(probe)
-        defer {
+        try Self.withReentrantTable { probe, table, first, second in
+            probe.table = table
+            var containing = rule(CSR_CONTAINING, 1)
+            (probe.slot, probe.state) = (first, 1)
+            #expect(csr_set(table, 1, 1, &containing, 11, nil) == CSR_OK)  // releases 10
+            (probe.slot, probe.state) = (second, 0)
+            #expect(csr_set(table, 1, 1, &containing, 12, nil) == CSR_OK)  // releases 11
+            #expect(csr_remove(table, 1, 1, &containing) == CSR_OK)  // releases 12
             probe.table = nil
-            csr_table_destroy(table)
-        }
-        probe.table = table
-        var containing = rule(CSR_CONTAINING, 1)
-        (probe.slot, probe.state) = (first, 1)
-        #expect(csr_set(table, 1, 1, &containing, 11, nil) == CSR_OK)  // releases 10
-        (probe.slot, probe.state) = (second, 0)
-        #expect(csr_set(table, 1, 1, &containing, 12, nil) == CSR_OK)  // releases 11
-        #expect(csr_remove(table, 1, 1, &containing) == CSR_OK)  // releases 12
-        probe.table = nil
-        let refused = SlotResult(error: CSR_ERR_REENTRANT)
-        #expect(probe.results == [refused, refused, refused])
+            let refused = SlotResult(error: CSR_ERR_REENTRANT)
+            #expect(probe.results == [refused, refused, refused])
 
-        #expect(SlotResult(csr_resolve_slot(table, first, 1)) == SlotResult(error: CSR_ERR_INVALID))
-        #expect(SlotResult(csr_resolve_slot(table, second, 0)) == SlotResult(expected: 20))
-        #expect(SlotResult(csr_resolve_slot(table, second, 1)) == SlotResult(expected: nil))
-        var stats = csr_stats()
-        csr_get_stats(table, &stats)
-        #expect(stats.compiled_bindings == 1)
+            #expect(SlotResult(csr_resolve_slot(table, first, 1)) == SlotResult(error: CSR_ERR_INVALID))
+            #expect(SlotResult(csr_resolve_slot(table, second, 0)) == SlotResult(expected: 20))
+            #expect(SlotResult(csr_resolve_slot(table, second, 1)) == SlotResult(expected: nil))
+            var stats = csr_stats()
+            csr_get_stats(table, &stats)
+            #expect(stats.compiled_bindings == 1)
+        }
     }
 
     /// A custom predicate that calls csr_resolve_slot on a compiled pair's slot while the table
     /// runs it gets CSR_ERR_REENTRANT; the call that ran the predicate still gets its result.
     @Test func aCustomPredicateCannotResolveBySlot() throws {
-        let probe = ReentrantProbe()
-        let (table, _, second) = try Self.reentrantTable(probe)
-        defer {
+        try Self.withReentrantTable { probe, table, _, second in
+            var predicate = csr_descriptor(
+                mode: CSR_CUSTOM, mask: 0, priority: 600, predicate: predicateResolvingBySlot,
+                predicate_context: Unmanaged.passUnretained(probe).toOpaque(), predicate_id: 7)
+            var slot: UInt32 = 0
+            try #require(csr_set(table, 3, 1, &predicate, 30, &slot) == CSR_OK)
+            (probe.table, probe.slot, probe.state) = (table, second, 0)
+            #expect(SlotResult(csr_resolve_slot(table, slot, 1)) == SlotResult(expected: 30))
+            #expect(SlotResult(csr_resolve_slot(table, slot, 2)) == SlotResult(expected: nil))
             probe.table = nil
-            csr_table_destroy(table)
+            let refused = SlotResult(error: CSR_ERR_REENTRANT)
+            #expect(probe.results == [refused, refused])
+            #expect(SlotResult(csr_resolve_slot(table, second, 0)) == SlotResult(expected: 20))
         }
-        var predicate = csr_descriptor(
-            mode: CSR_CUSTOM, mask: 0, priority: 600, predicate: predicateResolvingBySlot,
-            predicate_context: Unmanaged.passUnretained(probe).toOpaque(), predicate_id: 7)
-        var slot: UInt32 = 0
-        try #require(csr_set(table, 3, 1, &predicate, 30, &slot) == CSR_OK)
-        (probe.table, probe.slot, probe.state) = (table, second, 0)
-        #expect(SlotResult(csr_resolve_slot(table, slot, 1)) == SlotResult(expected: 30))
-        #expect(SlotResult(csr_resolve_slot(table, slot, 2)) == SlotResult(expected: nil))
-        probe.table = nil
-        let refused = SlotResult(error: CSR_ERR_REENTRANT)
-        #expect(probe.results == [refused, refused])
-        #expect(SlotResult(csr_resolve_slot(table, second, 0)) == SlotResult(expected: 20))
     }
 }
