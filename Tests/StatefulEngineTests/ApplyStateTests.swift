@@ -84,22 +84,34 @@ struct ApplyStateTests {
         #expect(!state.distinguishes(.selected, [.selected, .focused]))
     }
 
-    @Test func pendingChangesAreReadInPlaceAndCopiedWhenDetached() {
+    @Test func pendingChangesAreCurrentInPlaceAndStaleOnceDetached() {
         let changes = (0..<4).map { csr_change(target: 1, key_path: UInt32($0), old_value: 0, new_value: 1, slot: UInt32($0)) }
+        /// The key path id of a change, and whether it was handed out current.
+        func read(_ change: PendingChanges.Change?) -> (keyPath: UInt32, isCurrent: Bool)? {
+            switch change {
+            case .current(let change): (change.key_path, true)
+            case .stale(let change): (change.key_path, false)
+            case nil: nil
+            }
+        }
         var pending = PendingChanges()
-        let none = pending.next()
-        #expect(none == nil)
+        #expect(read(pending.next()) == nil)
         changes.withUnsafeBufferPointer { buffer in
             pending.begin(buffer)
-            let first = pending.next()
-            #expect(first?.key_path == 0)
-            pending.detach()  // before the table frees the buffer
+            #expect(read(pending.next())! == (0, true))
+            pending.detach()  // before the table frees the buffer, or a setter changes the rules
         }
         var rest: [UInt32] = []
-        while let change = pending.next() { rest.append(change.key_path) }
+        while let change = read(pending.next()) {
+            #expect(!change.isCurrent)
+            rest.append(change.keyPath)
+        }
         #expect(rest == [1, 2, 3])
-        pending.begin(owning: Array(changes[2...]))
-        let owned = pending.next()
-        #expect(owned?.key_path == 2)
+        pending.begin(stale: Array(changes[2...]))  // a diff made pair by pair: no slots
+        #expect(read(pending.next())! == (2, false))
+        changes.withUnsafeBufferPointer { buffer in
+            pending.begin(buffer)
+            #expect(read(pending.next())! == (0, true))
+        }
     }
 }

@@ -20,20 +20,20 @@ struct ApplyState {
     @usableFromInline var sensitiveBits: UInt = 0
     /// The applies started (wrapping), to sweep on every eighth.
     @usableFromInline private(set) var count: UInt32 = 0
-    /// Counts (wrapping) the rule mutations a setter can make (binding and removing values), so
-    /// an apply can tell that its change list went stale. Purging a dead target does not count:
-    /// its changes are skipped (its bindings are gone; its id is only reused by a later bind,
-    /// which counts) and no other binding's value moves.
-    var mutationCount: UInt32 = 0
     /// The changes the running apply is writing.
     var pending = PendingChanges()
     /// Whether an apply runs. (The two flags last, in the room after ``pending``'s 32-bit
-    /// index; the counters above share a word: every control has a resolver, whose size malloc
-    /// rounds up to 16 bytes.)
+    /// index: every control has a resolver, whose size malloc rounds up to 16 bytes.)
     @usableFromInline var isApplying = false
     /// True while a C call that can run custom predicates is under way (a predicate that calls
     /// back into the resolver is a misuse).
     var isEvaluating = false
+
+    /// Records a rule mutation a setter can make (binding and removing values): the changes of
+    /// a running apply not written yet are stale, their slots too. Purging a dead target is
+    /// not one: its changes are skipped (its bindings are gone; its id is only reused by a
+    /// later bind, which is one) and no other binding's value moves.
+    mutating func rulesChanged() { pending.detach() }
 
     /// A resolver's state, with `state` applied.
     init(applied state: ControlState) {
@@ -93,11 +93,20 @@ struct ApplyState {
     }
 }
 
-/// The changes an apply is writing. They are read in place, from memory the C table owns until
-/// its next mutation; ``detach()`` copies the ones not handed out yet before such a call.
+/// The changes an apply is writing: current ones, read in place from memory the C table owns
+/// until its next mutation, or stale ones — copied before such a call (``detach()``), or made
+/// pair by pair — whose bindings the loop finds by key and whose values it resolves again (a
+/// setter may have bound or removed values since the diff: its slots and values may be those
+/// of the rules before).
 struct PendingChanges {
+    /// A change, and whether it is current.
+    enum Change {
+        case current(csr_change)
+        case stale(csr_change)
+    }
+
     private var borrowed = UnsafeBufferPointer<csr_change>(start: nil, count: 0)
-    private var owned: [csr_change] = []
+    private var stale: [csr_change] = []
     /// The next change's index. (32 bits: a table has at most `UInt32.max` slots, so as many
     /// changes; the resolver's flags take the room after it.)
     private var index: UInt32 = 0
@@ -105,34 +114,35 @@ struct PendingChanges {
     /// Starts on changes the C table owns (until its next mutation).
     mutating func begin(_ changes: UnsafeBufferPointer<csr_change>) {
         borrowed = changes
-        if !owned.isEmpty { owned = [] }
+        if !stale.isEmpty { stale = [] }
         index = 0
     }
 
-    /// Starts on changes of its own.
-    mutating func begin(owning changes: [csr_change]) {
+    /// Starts on changes that name no slot (a diff made pair by pair).
+    mutating func begin(stale changes: [csr_change]) {
         borrowed = UnsafeBufferPointer(start: nil, count: 0)
-        owned = changes
+        stale = changes
         index = 0
     }
 
     /// The next change, nil when every one was handed out.
     @inline(__always)
-    mutating func next() -> csr_change? {
+    mutating func next() -> Change? {
         if borrowed.baseAddress != nil {
             guard Int(index) < borrowed.count else { return nil }
             defer { index &+= 1 }
-            return borrowed[Int(index)]
+            return .current(borrowed[Int(index)])
         }
-        guard Int(index) < owned.count else { return nil }
+        guard Int(index) < stale.count else { return nil }
         defer { index &+= 1 }
-        return owned[Int(index)]
+        return .stale(stale[Int(index)])
     }
 
-    /// Copies the changes not handed out yet, before a table call frees the memory they are in.
+    /// Copies the changes not handed out yet, before a table call frees the memory they are in
+    /// (or a setter changes the rules): they are stale from then on.
     mutating func detach() {
         guard borrowed.baseAddress != nil else { return }
-        owned = Array(borrowed[Int(index)...])
+        stale = Array(borrowed[Int(index)...])
         borrowed = UnsafeBufferPointer(start: nil, count: 0)
         index = 0
     }

@@ -114,12 +114,11 @@ struct BindingStore {
     }
 
     /// The binding indexed at `slot`, unretained: the binding of the table's pair in that slot
-    /// (see above); nil for a slot never indexed or out of range (a change without slot): look
-    /// the key up with ``subscript(_:)``.
+    /// (see above), so the one a change of a current diff names; nil when that binding is gone
+    /// (its target was purged).
     ///
-    /// Separate from the key lookup so that the apply loop, which almost always finds its
-    /// binding here, reads only the slot index: a call that borrows the store loads every field
-    /// it uses.
+    /// Separate from the key lookup so that the apply loop reads only the slot index: a call
+    /// that borrows the store loads every field it uses.
     @inline(__always)
     func binding(inSlot slot: UInt32) -> Unmanaged<Binding>? {
         Int(slot) < bySlot.count ? bySlot[Int(slot)] : nil

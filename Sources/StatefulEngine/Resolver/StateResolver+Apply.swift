@@ -18,9 +18,11 @@ extension StateResolver {
         let caller = caller.map { Unmanaged.passUnretained($0).toOpaque() } ?? Self.noCaller
         do {
             writes =
-                try targets.readsReferenceCounts
-                ? applyRounds(direct: true, caller: caller, checksAccesses: AnyPropertyWriter.accessesInProgress)
-                : applyRounds(direct: false, caller: caller, checksAccesses: false)
+                try !targets.readsReferenceCounts
+                ? applyRounds(direct: false, caller: caller, checksAccesses: false)
+                : AnyPropertyWriter.accessesInProgress
+                    ? applyRounds(direct: true, caller: caller, checksAccesses: true)
+                    : applyRounds(direct: true, caller: caller, checksAccesses: false)
         } catch {
             finishApplying()
             throw error
@@ -71,17 +73,17 @@ extension StateResolver {
         while let round = try applying.nextRound(&rounds) {
             guard applying.distinguishes(round.from, round.to) else { continue }
             try beginChanges(from: round.from, to: round.to)
-            let stamp = applying.mutationCount
-            while let change = applying.pending.next() {
+            while let next = applying.pending.next() {
                 let written: Bool
-                if stamp == applying.mutationCount {
-                    guard let binding = binding(for: change) else { continue }
+                switch next {
+                case .current(let change):
+                    guard let binding = bindings.binding(inSlot: change.slot) else { continue }  // purged
                     written = binding._withUnsafeGuaranteedRef {
                         write($0, Self.handle(change.new_value), direct: direct, caller: caller, checksAccesses: checksAccesses)
                     }
-                } else {
-                    // A setter that bound or removed values made the list stale (and its
-                    // slots): find the binding by its key and resolve again.
+                case .stale(let change):
+                    // A setter bound or removed values: find the binding by its key and
+                    // resolve again.
                     guard let binding = bindings[Self.key(change.target, change.key_path)] else { continue }
                     written = sync(binding)
                 }
@@ -265,16 +267,6 @@ extension StateResolver {
     @discardableResult @inline(never)
     func sync(_ binding: Binding) -> Bool {
         write(binding, resolve(binding.key, in: appliedState), direct: binding.target.readsReferenceCounts)
-    }
-
-    /// The binding a change of a current diff is about, unretained (see ``BindingStore``): the
-    /// one indexed at its slot, else (a change without slot) the one of its key. The slot
-    /// index follows every `csr_set` and removal as it happens, so a diff computed since the
-    /// last one names each binding by its slot.
-    @inline(__always)
-    func binding(for change: csr_change) -> Unmanaged<Binding>? {
-        if let binding = bindings.binding(inSlot: change.slot) { return binding }
-        return bindings[Self.key(change.target, change.key_path)].map(Unmanaged.passUnretained)
     }
 }
 

@@ -86,7 +86,7 @@ extension StateResolver {
         RuleTable.join(table)
         RuleTable.leave(left)
         rules = table
-        applying.mutationCount &+= 1  // a running apply's change list names the table left
+        applying.rulesChanged()  // a running apply's change list names the table left
         if table === RuleTable.empty {
             bindings.forgetTable()
         } else {

@@ -174,7 +174,7 @@ public final class StateResolver {
             if existing == nil { forget(key) }
             throw error
         }
-        applying.mutationCount &+= 1
+        applying.rulesChanged()
         applying.sensitiveBits |= descriptor.sensitiveBits
         if slab.hasReleased {
             drainReleased()
@@ -302,7 +302,7 @@ public final class StateResolver {
         rules.diffReader = nil
         guard status == CSR_ERR_NOMEM else { throw .corrupted }
         applying.pending.begin(
-            owning: bindings.sortedKeys.compactMap { key in
+            stale: bindings.sortedKeys.compactMap { key in
                 let old = resolve(key, in: from), new = resolve(key, in: to)
                 guard old != new else { return nil }
                 return csr_change(
