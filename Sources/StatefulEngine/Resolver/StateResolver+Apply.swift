@@ -247,7 +247,7 @@ extension StateResolver {
         _ copy: (UnsafeMutableRawPointer) -> Void
     ) -> Bool {
         let target = binding.target, address = target.address, writer = binding.writer
-        let takesReference = address != caller && !(target.reportsLifetime && writer.copiesTrivially)
+        let takesReference = !target.reportsLifetime || (address != caller && !writer.copiesTrivially)
         guard takesReference ? tryRetain(address) : !isDeallocating(address) else {
             purge(target)
             return false
