@@ -104,7 +104,7 @@ open class Control: View, Observable {
     /// Reports reads and changes of ``state`` and the factors to Observation (see ``Control``
     /// and `withObservationTracking`), for what ``observation`` records as read; made at the
     /// first read through an observable getter (see ``observationRegistrar``).
-    @exclusivity(unchecked) private var registrar: ObservationRegistrar?
+    @exclusivity(unchecked) private var registrar: RegistrarBox?
     @exclusivity(unchecked) var observation = ObservationState()
     let resolver = StateResolver(sharingRules: true)
     /// The custom states registered with `register(_:for:inverted:named:)`,
@@ -200,10 +200,18 @@ open class Control: View, Observable {
     /// getter has none (it would take 104 bytes), and never reports a change (only what was
     /// read is reported).
     private var observationRegistrar: ObservationRegistrar {
-        if let registrar { return registrar }
-        let made = ObservationRegistrar()
+        if let registrar { return registrar.registrar }
+        let made = RegistrarBox()
         registrar = made
-        return made
+        return made.registrar
+    }
+
+    /// A registrar in a box: a field of a fixed size. The registrar's type, from a module built
+    /// for library evolution, has a size known only at run time: as a field, it would make every
+    /// field after it, and every field of a subclass, found through an offset read at each
+    /// access.
+    private final class RegistrarBox {
+        let registrar = ObservationRegistrar()
     }
 
     private func factor(_ bit: ControlState, _ keyPath: @autoclosure () -> KeyPath<Control, Bool>) -> Bool {

@@ -12,7 +12,7 @@ extension StateResolver {
     package func apply(_ state: ControlState, calledBy caller: AnyObject?) throws(ResolverError) -> Int {
         checkNotEvaluating("apply(_:)")
         guard applying.begin(state) else { return 0 }
-        if applying.sweepsDeadTargets { sweepDeadTargets(1) }
+        if applying.sweepsDeadTargets { sweepDeadTarget() }
         let writes: Int
         // A loop for each property access: the branch is taken once, not at each write.
         let caller = caller.map { Unmanaged.passUnretained($0).toOpaque() } ?? Self.noCaller
@@ -275,6 +275,6 @@ extension StateResolver {
 /// last, as a jump, with no frame of its own.
 @usableFromInline @inline(never)
 func sweepAfterMoving(_ resolver: StateResolver) {
-    resolver.sweepDeadTargets(1)
+    resolver.sweepDeadTarget()
     resolver.releaseWhatWasLetGo()
 }

@@ -33,10 +33,14 @@ extension StateResolver {
     ///
     /// - Complexity: O(`count`), plus the purges.
     func sweepDeadTargets(_ count: Int) {
-        for _ in 0..<min(count, targets.count) {
-            if let dead = targets.nextDeadTarget() { purge(dead) }
-        }
-        // The purged values are released by the caller's drain, at its end (a bind's, an apply's).
+        for _ in 0..<min(count, targets.count) { sweepDeadTarget() }
+    }
+
+    /// One step of ``sweepDeadTargets(_:)``, as an apply or a move makes it: no loop to set up.
+    /// The purged values are released by the caller's drain, at its end (a bind's, an apply's).
+    @inline(__always)
+    func sweepDeadTarget() {
+        if let dead = targets.nextDeadTarget() { purge(dead) }
     }
 
     /// Drops the rules of a target that was deallocated.

@@ -54,6 +54,7 @@ struct TargetRegistry {
     private func record(atIndex index: Int) -> BoundTarget? { index == 0 ? first : others[index - 1].record }
 
     /// The address of the object of the id at `index` (id − 1), nil when that id is free.
+    @inline(__always)
     private func address(atIndex index: Int) -> UnsafeMutableRawPointer? {
         index == 0 ? first?.address : others[index - 1].address
     }
@@ -129,6 +130,7 @@ struct TargetRegistry {
     /// free. The cursor wraps around, so every target is checked in turn.
     ///
     /// - Complexity: O(1).
+    @inline(__always)
     mutating func nextDeadTarget() -> BoundTarget? {
         if Int(sweepCursor) >= idCount { sweepCursor = 0 }
         let index = Int(sweepCursor)
