@@ -15,14 +15,15 @@ extension StateResolver {
         if applying.sweepsDeadTargets { sweepDeadTarget() }
         let writes: Int
         // A loop for each property access: the branch is taken once, not at each write.
-        let caller = caller.map { Unmanaged.passUnretained($0).toOpaque() } ?? Self.noCaller
+        var callerAddress = Self.noCaller
+        if let caller { callerAddress = Unmanaged.passUnretained(caller).toOpaque() }
         do {
             writes =
                 try !targets.readsReferenceCounts
-                ? applyRounds(direct: false, caller: caller, checksAccesses: false)
+                ? applyRounds(direct: false, caller: callerAddress, checksAccesses: false)
                 : AnyPropertyWriter.accessesInProgress
-                    ? applyRounds(direct: true, caller: caller, checksAccesses: true)
-                    : applyRounds(direct: true, caller: caller, checksAccesses: false)
+                    ? applyRounds(direct: true, caller: callerAddress, checksAccesses: true)
+                    : applyRounds(direct: true, caller: callerAddress, checksAccesses: false)
         } catch {
             finishApplying()
             throw error
