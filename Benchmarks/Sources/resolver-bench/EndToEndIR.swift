@@ -152,10 +152,13 @@ enum EndToEndIR {
             { pointer in
                 MainActor.assumeIsolated { Unmanaged<MainActorBody>.fromOpaque(pointer!).takeUnretainedValue().body() }
             }, Unmanaged.passUnretained(body).toOpaque())
+        // Every heap allocation of the process during the loop, by the benchmark's malloc counter
+        // (read before the check, whose reads may allocate: a control read through its getters
+        // makes its Observation registrar).
+        let heapAllocations = bench_malloc_count() - heapAllocationsBefore
         withExtendedLifetime(body) {}
         guard check() else { fatalError("--ir-loop \(name): the values shown after the loop do not match the factors") }
-        // Every heap allocation of the process during the loop, by the benchmark's malloc counter.
-        print("heap allocations: \(bench_malloc_count() - heapAllocationsBefore)")
+        print("heap allocations: \(heapAllocations)")
         print("iterations: \(iterations)")
     }
 }
