@@ -83,8 +83,8 @@ extension StateResolver {
                         write($0, Self.handle(change.new_value), direct: direct, caller: caller, checksAccesses: checksAccesses)
                     }
                 case .stale(let change):
-                    // A setter bound or removed values: find the binding by its key and
-                    // resolve again.
+                    // Copied (a setter bound or removed values, or a call freed the diff), or
+                    // made pair by pair: find the binding by its key and resolve again.
                     guard let binding = bindings[Self.key(change.target, change.key_path)] else { continue }
                     written = sync(binding)
                 }
@@ -169,11 +169,11 @@ extension StateResolver {
     /// slab (the writer copies it before any user code runs). The target is held through the
     /// write: with the direct access (`direct`, the target's
     /// ``BoundTarget/readsReferenceCounts``) by a reference taken unless its deinitialisation has
-    /// begun — or, for a write that runs no user code to a target whose `deinit` runs on the main
-    /// actor as this resolver does (``BoundTarget/reportsLifetime``), checked not to have begun;
-    /// with the portable access by the reference its weak load made, or, for a target that
-    /// reports its lifetime, retained here — unless it is at `caller`, the object whose method
-    /// applies (see ``apply(_:calledBy:)``), which holds itself.
+    /// begun; with the portable access by the reference its weak load made. A target whose
+    /// `deinit` runs on the main actor as this resolver does (``BoundTarget/reportsLifetime``) is
+    /// retained instead (portable) — or only checked not to have begun (direct) for a write that
+    /// runs no user code — unless it is at `caller`, the object whose method applies (see
+    /// ``apply(_:calledBy:)``), which holds itself.
     ///
     /// A direct write in place is checked for exclusivity, as an assignment is, unless
     /// `checksAccesses` is false: the apply loop found no access in progress on this thread.
@@ -240,8 +240,9 @@ extension StateResolver {
 
     /// The direct access's write of a value of `version`, which `copy` stores at the target's
     /// address, with the target held as ``write(_:_:direct:caller:checksAccesses:)`` says. A
-    /// view of a control is only checked not to be deallocating when the write runs no user
-    /// code, which could let go of every other reference to it.
+    /// view of a control is only checked not to be deallocating when it is the caller, or when
+    /// the write runs no user code, which could let go of every other reference to it; any other
+    /// target is held by a reference (one test of the record).
     @inline(__always)
     private func writeDirect(
         _ binding: Binding, _ version: UInt64, caller: UnsafeMutableRawPointer, checksAccesses: Bool,
