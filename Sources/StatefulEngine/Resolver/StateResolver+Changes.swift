@@ -64,7 +64,9 @@ extension StateResolver {
         var count = 0
         try ResolverError.check(evaluating { csr_diff(table, tableState(old), tableState(new), &pointer, &count) })
         return UnsafeBufferPointer(start: pointer, count: count).compactMap { change in
-            guard let binding = bindings.binding(inSlot: change.slot)?.takeUnretainedValue(), let object = binding.target.object else { return nil }
+            guard let binding = bindings.binding(inSlot: change.slot)?.takeUnretainedValue(), let object = binding.target.object else {
+                return nil
+            }
             return BoundProperty(target: object, keyPath: binding.writer.keyPath)
         }
     }
