@@ -168,7 +168,7 @@ public final class StateResolver {
         }
         do {
             // Indexed before any user code runs: an apply from a deinit must find the binding
-            // at the slot its diff names (see `binding(for:)`).
+            // at the slot its diff names (see `BindingStore.binding(inSlot:)`).
             bindings.index(binding, at: try addRule(value.box, inline: value.bits, when: descriptor, to: bound, keyPathID))
         } catch {
             if existing == nil { forget(key) }
