@@ -1,6 +1,7 @@
 // How a resolver applies a state, top to bottom: the rounds of its apply loop, the diff it
-// reads and the writes (what the loop keeps between them is in ApplyState.swift). The contract
-// of the public apply(_:) is with the rest of the API, in StateResolver.swift.
+// reads and the writes, then what the loop keeps between them (ApplyState, PendingChanges).
+// The contract of the public apply(_:), and the move that writes nothing, are with the rest of
+// the API, in StateResolver.swift.
 
 internal import CStateResolver
 
@@ -32,20 +33,6 @@ extension StateResolver {
         return writes
     }
 
-    /// Moves the resolver to `state` when that writes nothing — no apply runs, and no rule tells
-    /// `state` from ``appliedState`` — and returns true; returns false, having done nothing,
-    /// when `state` needs an ``apply(_:)``. A control asks first: a change of bits no rule
-    /// reads then costs a comparison. The move counts as an apply: every eighth sweeps for a
-    /// dead target, as an apply does, and releases what it purged before returning.
-    ///
-    /// - Complexity: O(1), plus a purge.
-    @inlinable @inline(__always)
-    package func moveWithoutWrites(to state: ControlState) -> Bool {
-        guard applying.move(to: state) else { return false }
-        if applying.sweepsDeadTargets { sweepAfterMoving(self) }
-        return true
-    }
-
     @inline(__always)
     private func finishApplying() {
         applying.isApplying = false
@@ -55,7 +42,7 @@ extension StateResolver {
 
     /// Releases what an apply or a move's sweep let go of, when there is something.
     @inline(__always)
-    fileprivate func releaseWhatWasLetGo() {
+    func releaseWhatWasLetGo() {
         if !bindings.retired.isEmpty || rules.slab.hasReleased { releaseAfterApplying() }
     }
 
@@ -261,31 +248,150 @@ extension StateResolver {
         if takesReference { StatefulEngine.release(address) }
         return true
     }
+}
 
-    /// Writes the binding's value for the applied state, if it does not hold it already.
+// MARK: - What the apply keeps between rounds and writes
+
+/// Where a resolver's applying stands: the applied state and the requested one, whether an
+/// ``StateResolver/apply(_:)`` runs (a nested call only moves ``requested``) and the changes it
+/// writes, the rule mutations that make those changes stale, the state bits that can change
+/// a value, and whether a C call that runs custom predicates is under way.
+@usableFromInline
+struct ApplyState {
+    /// The state whose values are applied.
+    @usableFromInline var applied: ControlState
+    /// The state the running apply goes to next (the last one asked for).
+    @usableFromInline var requested: ControlState
+    /// The state bits some rule can tell apart: a state change within the other bits changes no
+    /// value, and an apply only moves ``applied``. Grows with the rules (an `exactly` or custom
+    /// rule makes it every bit) and is reset when no rule is left.
+    @usableFromInline var sensitiveBits: UInt = 0
+    /// The applies started (wrapping), to sweep on every eighth.
+    @usableFromInline private(set) var count: UInt32 = 0
+    /// The changes the running apply is writing.
+    var pending = PendingChanges()
+    /// Whether an apply runs. (The two flags last, in the room after ``pending``'s 32-bit
+    /// index: every control has a resolver, whose size malloc rounds up to 16 bytes.)
+    @usableFromInline var isApplying = false
+    /// True while a C call that can run custom predicates is under way (a predicate that calls
+    /// back into the resolver is a misuse).
+    var isEvaluating = false
+
+    /// Records a rule mutation a setter can make (binding and removing values): the changes of
+    /// a running apply not written yet are stale, their slots too. Purging a dead target is
+    /// not one: its changes are skipped (its bindings are gone; its id is only reused by a
+    /// later bind, which is one) and no other binding's value moves.
+    mutating func rulesChanged() { pending.detach() }
+
+    /// A resolver's state, with `state` applied.
+    init(applied state: ControlState) {
+        (applied, requested) = (state, state)
+    }
+
+    /// Asks for `state` and starts an apply; false when one runs already, which goes on to
+    /// `state` once its current round of writes is done.
+    @inline(__always)
+    mutating func begin(_ state: ControlState) -> Bool {
+        requested = state
+        guard !isApplying else { return false }
+        isApplying = true
+        count &+= 1
+        return true
+    }
+
+    /// Whether the apply (or move) just begun is one of the eighth that also sweep dead
+    /// targets.
+    @inlinable
+    var sweepsDeadTargets: Bool { count & 7 == 0 }
+
+    /// Moves to `state` as an apply that writes nothing would, counted as one: when none runs
+    /// and no rule tells `state` from the applied state. False, with nothing changed,
+    /// otherwise.
+    @inlinable
+    mutating func move(to state: ControlState) -> Bool {
+        guard !isApplying, !distinguishes(applied, state) else { return false }
+        count &+= 1
+        (applied, requested) = (state, state)
+        return true
+    }
+
+    /// The next round of the running apply: the states it moves between, with ``applied``
+    /// moved to the requested state already; nil when the requested state is applied.
     ///
-    /// Out of line: the apply loop calls it only when its change list went stale, and inlined
-    /// there, the address of its C call's out-parameter keeps a register for the whole loop.
-    @discardableResult @inline(never)
-    func sync(_ binding: Binding) -> Bool {
-        write(binding, resolve(binding.key, in: appliedState), direct: binding.target.readsReferenceCounts)
+    /// - Parameter rounds: The rounds run so far, counted up.
+    /// - Throws: ``ResolverError/cycle`` past ``StateResolver/maximumRounds`` rounds, with the
+    ///   request withdrawn (the applied state stays the last one applied).
+    @inline(__always)
+    mutating func nextRound(_ rounds: inout Int) throws(ResolverError) -> (from: ControlState, to: ControlState)? {
+        guard applied != requested else { return nil }
+        rounds += 1
+        guard rounds <= StateResolver.maximumRounds else {
+            requested = applied
+            throw .cycle
+        }
+        let from = applied
+        applied = requested
+        return (from, requested)
+    }
+
+    /// Whether some rule tells `from` and `to` apart (else no value differs between them).
+    @inlinable
+    func distinguishes(_ from: ControlState, _ to: ControlState) -> Bool {
+        (from.rawValue ^ to.rawValue) & sensitiveBits != 0
     }
 }
 
-/// The sweep of a move that counts as a sweeping apply (see
-/// ``StateResolver/moveWithoutWrites(to:)``). A free function: the move's caller then calls it
-/// last, as a jump, with no frame of its own. A move lets go of nothing else: only a purge
-/// leaves something to release.
-@usableFromInline @inline(never)
-func sweepAfterMoving(_ resolver: StateResolver) {
-    guard let dead = resolver.targets.nextDeadTarget() else { return }
-    purgeAfterMoving(resolver, dead)
-}
+/// The changes an apply is writing: current ones, read in place from memory the C table owns
+/// until its next mutation, or stale ones — copied before such a call (``detach()``), or made
+/// pair by pair — whose bindings the loop finds by key and whose values it resolves again (a
+/// setter may have bound or removed values since the diff: its slots and values may be those
+/// of the rules before).
+struct PendingChanges {
+    /// A change, and whether it is current.
+    enum Change {
+        case current(csr_change)
+        case stale(csr_change)
+    }
 
-/// Purges a dead target a move's sweep found, and releases what it let go of. Out of line: the
-/// sweep that finds none needs no frame for it.
-@inline(never)
-private func purgeAfterMoving(_ resolver: StateResolver, _ dead: BoundTarget) {
-    resolver.purge(dead)
-    resolver.releaseWhatWasLetGo()
+    private var borrowed = UnsafeBufferPointer<csr_change>(start: nil, count: 0)
+    private var stale: [csr_change] = []
+    /// The next change's index. (32 bits: a table has at most `UInt32.max` slots, so as many
+    /// changes; the resolver's flags take the room after it.)
+    private var index: UInt32 = 0
+
+    /// Starts on changes the C table owns (until its next mutation).
+    mutating func begin(_ changes: UnsafeBufferPointer<csr_change>) {
+        borrowed = changes
+        if !stale.isEmpty { stale = [] }
+        index = 0
+    }
+
+    /// Starts on changes that name no slot (a diff made pair by pair).
+    mutating func begin(stale changes: [csr_change]) {
+        borrowed = UnsafeBufferPointer(start: nil, count: 0)
+        stale = changes
+        index = 0
+    }
+
+    /// The next change, nil when every one was handed out.
+    @inline(__always)
+    mutating func next() -> Change? {
+        if borrowed.baseAddress != nil {
+            guard Int(index) < borrowed.count else { return nil }
+            defer { index &+= 1 }
+            return .current(borrowed[Int(index)])
+        }
+        guard Int(index) < stale.count else { return nil }
+        defer { index &+= 1 }
+        return .stale(stale[Int(index)])
+    }
+
+    /// Copies the changes not handed out yet, before a table call frees the memory they are in
+    /// (or a setter changes the rules): they are stale from then on.
+    mutating func detach() {
+        guard borrowed.baseAddress != nil else { return }
+        stale = Array(borrowed[Int(index)...])
+        borrowed = UnsafeBufferPointer(start: nil, count: 0)
+        index = 0
+    }
 }

@@ -57,3 +57,21 @@ extension StateResolver {
         if !bindings.hasBindings(ofTarget: binding.target.id) { targets.remove(binding.target) }
     }
 }
+
+/// The sweep of a move that counts as a sweeping apply (see
+/// ``StateResolver/moveWithoutWrites(to:)``). A free function: the move's caller then calls it
+/// last, as a jump, with no frame of its own. A move lets go of nothing else: only a purge
+/// leaves something to release.
+@usableFromInline @inline(never)
+func sweepAfterMoving(_ resolver: StateResolver) {
+    guard let dead = resolver.targets.nextDeadTarget() else { return }
+    purgeAfterMoving(resolver, dead)
+}
+
+/// Purges a dead target a move's sweep found, and releases what it let go of. Out of line: the
+/// sweep that finds none needs no frame for it.
+@inline(never)
+private func purgeAfterMoving(_ resolver: StateResolver, _ dead: BoundTarget) {
+    resolver.purge(dead)
+    resolver.releaseWhatWasLetGo()
+}

@@ -101,6 +101,29 @@ public final class StateResolver {
     @discardableResult
     public func apply(_ state: ControlState) throws(ResolverError) -> Int { try apply(state, calledBy: nil) }
 
+    /// Moves the resolver to `state` when that writes nothing — no apply runs, and no rule tells
+    /// `state` from ``appliedState`` — and returns true; returns false, having done nothing,
+    /// when `state` needs an ``apply(_:)``. A control asks first: a change of bits no rule
+    /// reads then costs a comparison. The move counts as an apply: every eighth sweeps for a
+    /// dead target, as an apply does, and releases what it purged before returning.
+    ///
+    /// - Complexity: O(1), plus a purge.
+    @inlinable @inline(__always)
+    package func moveWithoutWrites(to state: ControlState) -> Bool {
+        guard applying.move(to: state) else { return false }
+        if applying.sweepsDeadTargets { sweepAfterMoving(self) }
+        return true
+    }
+
+    /// Writes the binding's value for the applied state, if it does not hold it already.
+    ///
+    /// Out of line: the apply loop calls it only when its change list went stale, and inlined
+    /// there, the address of its C call's out-parameter keeps a register for the whole loop.
+    @discardableResult @inline(never)
+    func sync(_ binding: Binding) -> Bool {
+        write(binding, resolve(binding.key, in: appliedState), direct: binding.target.readsReferenceCounts)
+    }
+
     /// Creates an empty resolver whose values count as applied for `state`.
     public init(state: ControlState = .normal) {
         rules = .makeOrStop(history: nil)
