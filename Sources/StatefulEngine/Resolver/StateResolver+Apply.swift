@@ -254,8 +254,8 @@ extension StateResolver {
 
 /// Where a resolver's applying stands: the applied state and the requested one, whether an
 /// ``StateResolver/apply(_:)`` runs (a nested call only moves ``requested``) and the changes it
-/// writes, the rule mutations that make those changes stale, the state bits that can change
-/// a value, and whether a C call that runs custom predicates is under way.
+/// writes, the state bits that can change a value, and whether a C call that runs custom
+/// predicates is under way.
 @usableFromInline
 struct ApplyState {
     /// The state whose values are applied.
@@ -276,12 +276,6 @@ struct ApplyState {
     /// True while a C call that can run custom predicates is under way (a predicate that calls
     /// back into the resolver is a misuse).
     var isEvaluating = false
-
-    /// Records a rule mutation a setter can make (binding and removing values): the changes of
-    /// a running apply not written yet are stale, their slots too. Purging a dead target is
-    /// not one: its changes are skipped (its bindings are gone; its id is only reused by a
-    /// later bind, which is one) and no other binding's value moves.
-    mutating func rulesChanged() { pending.detach() }
 
     /// A resolver's state, with `state` applied.
     init(applied state: ControlState) {
@@ -386,8 +380,10 @@ struct PendingChanges {
         return .stale(stale[Int(index)])
     }
 
-    /// Copies the changes not handed out yet, before a table call frees the memory they are in
-    /// (or a setter changes the rules): they are stale from then on.
+    /// Copies the changes not handed out yet, before a table call frees the memory they are in:
+    /// they are stale from then on. Every mutation of the rules (a bind, a removal, a purge, a
+    /// move to another table) detaches first, so a change handed out current names its binding's
+    /// slot and value as they are.
     mutating func detach() {
         guard borrowed.baseAddress != nil else { return }
         stale = Array(borrowed[Int(index)...])

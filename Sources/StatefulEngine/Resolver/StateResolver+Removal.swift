@@ -21,7 +21,6 @@ extension StateResolver {
         let status = csr_remove(table, binding.target.id, binding.keyPathID, &cDescriptor)
         Self.expectSuccess(status)
         guard status == CSR_OK else { return false }
-        applying.rulesChanged()
         drainReleased()
         settle([binding])
         return true
@@ -94,7 +93,6 @@ extension StateResolver {
     private func remove(_ removed: [Binding], removeRules: () -> Void) {
         detachDiffReader()
         removeRules()
-        applying.rulesChanged()
         drainReleased()
         settle(removed)
     }

@@ -86,7 +86,6 @@ extension StateResolver {
         RuleTable.join(table)
         RuleTable.leave(left)
         rules = table
-        applying.rulesChanged()  // a running apply's change list names the table left
         if table === RuleTable.empty {
             bindings.forgetTable()
         } else {
@@ -104,7 +103,8 @@ extension StateResolver {
 extension StateResolver {
     /// Before a call that may free the table's last diff (another diff, a mutation, a cache
     /// release): the apply reading it in place — this resolver's, or on a shared table
-    /// another's — goes on with a copy of the changes it has not written yet.
+    /// another's — goes on with a copy of the changes it has not written yet, stale (see
+    /// ``PendingChanges/detach()``).
     func detachDiffReader() {
         applying.pending.detach()
         if let reader = rules.diffReader {

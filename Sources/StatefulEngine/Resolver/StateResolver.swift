@@ -197,7 +197,6 @@ public final class StateResolver {
             if existing == nil { forget(key) }
             throw error
         }
-        applying.rulesChanged()
         applying.sensitiveBits |= descriptor.sensitiveBits
         if slab.hasReleased {
             drainReleased()
