@@ -54,7 +54,7 @@
         func write<Value>(_ writer: AnyPropertyWriter, to target: AnyObject, _ value: Value) {
             let box = ValueBox(value)
             withExtendedLifetime(box) {
-                writer.writeInline(address(of: target), ValueSource(box: box))
+                writer.writeInline(to: target, ValueSource(box: box))
             }
         }
 

@@ -63,22 +63,23 @@ class AnyPropertyWriter {
     /// open — which Swift's scoped accesses never do — writes need no ``checkAccess(_:)``.
     static var accessesInProgress: Bool { StatefulEngine.accessesInProgress() }
 
-    /// Writes the value at `source` (borrowed) to the property of the object at `target`, which
-    /// the caller keeps alive until the write returns (the direct access's writers override it).
-    func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) { _ = access(.write, target, source) }
+    /// Writes the value at `source` (borrowed) to the property of the object whose address lies
+    /// at `target`, which the caller keeps alive until the write returns (the direct access's
+    /// writers override it: a key path's setter thunk takes its target so).
+    func write(_ target: UnsafePointer<UnsafeMutableRawPointer>, _ source: ValueSource) { _ = access(.write, target.pointee, source) }
 
     /// ``write(_:_:)`` as the direct access's apply loop makes it: a stored value written here —
     /// a trivial one's bytes copied, which runs no user code, any other assigned through its
     /// type's value witness — with no virtual call; a property with a setter through
     /// ``write(_:_:)``.
     @inline(__always)
-    final func writeInline(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
+    final func writeInline(_ target: BoundTarget, _ source: ValueSource) {
         if let trivialCopy {
-            trivialCopy.write(target, source)
+            trivialCopy.write(target.address, source)
         } else if let inPlaceAssignment {
-            inPlaceAssignment.write(target, source)
+            inPlaceAssignment.write(target.address, source)
         } else {
-            write(target, source)
+            write(target.addressLocation, source)
         }
     }
 

@@ -178,7 +178,9 @@ extension StateResolver {
         // A rule's value for a trivial writer is inline (a trivial value of 1 to 8 bytes): its
         // bits are stored, with no source to make (the direct access's commonest write).
         if direct, handle != nil, let trivial = binding.writer.trivialCopy {
-            return writeDirect(binding, version, caller: caller, checksAccesses: checksAccesses) { [word] in trivial.write($0, bits: word) }
+            return writeDirect(binding, version, caller: caller, checksAccesses: checksAccesses) { [word] in
+                trivial.write($0.address, bits: word)
+            }
         }
         return withUnsafeBytes(of: &word) { word in
             let source =
@@ -225,15 +227,15 @@ extension StateResolver {
         return true
     }
 
-    /// The direct access's write of a value of `version`, which `copy` stores at the target's
-    /// address, with the target held as ``write(_:_:direct:caller:checksAccesses:)`` says. A
+    /// The direct access's write of a value of `version`, which `copy` stores in the target,
+    /// with the target held as ``write(_:_:direct:caller:checksAccesses:)`` says. A
     /// view of a control is only checked not to be deallocating when it is the caller, or when
     /// the write runs no user code, which could let go of every other reference to it; any other
     /// target is held by a reference (one test of the record).
     @inline(__always)
     private func writeDirect(
         _ binding: Binding, _ version: UInt64, caller: UnsafeMutableRawPointer, checksAccesses: Bool,
-        _ copy: (UnsafeMutableRawPointer) -> Void
+        _ copy: (BoundTarget) -> Void
     ) -> Bool {
         let target = binding.target, address = target.address, writer = binding.writer
         let takesReference = !target.reportsLifetime || (address != caller && !writer.copiesTrivially)
@@ -244,7 +246,7 @@ extension StateResolver {
         // First: a setter that calls back sees the value being written as written.
         binding.writtenVersion = version
         if checksAccesses { writer.checkAccess(address) }
-        copy(address)
+        copy(target)
         if takesReference { StatefulEngine.release(address) }
         return true
     }

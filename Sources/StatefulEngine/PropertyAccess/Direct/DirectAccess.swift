@@ -119,16 +119,41 @@
         private typealias Setter = @convention(thin) (UnsafeRawPointer, UnsafeRawPointer, UnsafeRawPointer, Int) -> Void
 
         /// Through the setter; a stored value is written by ``AnyPropertyWriter/writeInline(_:_:)``.
-        override func write(_ target: UnsafeMutableRawPointer, _ source: ValueSource) {
-            guard case .setter(let function, let block) = access else {
-                internalInconsistency("DirectPropertyWriter: a stored value is written by writeInline")
-            }
-            // The caller holds the target through the call, as any caller of a setter does.
-            let value = source.address(in: offsets).assumingMemoryBound(to: Value.self)
-            withUnsafePointer(to: target) { target in
-                unsafeBitCast(function, to: Setter.self)(value, target, block, 0)
-            }
-            withExtendedLifetime(keyPath) {}  // the setter's argument block lives in it
+        ///
+        /// The caller holds the target through the call, as any caller of a setter does, and this
+        /// writer, whose key path holds the setter's argument block.
+        override func write(_ target: UnsafePointer<UnsafeMutableRawPointer>, _ source: ValueSource) {
+            guard case .setter(let function, let block) = access else { Self.storedValueWrittenBySetter() }
+            unsafeBitCast(function, to: Setter.self)(source.address(in: offsets), target, block, 0)
+        }
+
+        /// Out of line: the setter's call is then the write's last instruction, a jump.
+        @inline(never)
+        private static func storedValueWrittenBySetter() -> Never {
+            internalInconsistency("DirectPropertyWriter: a stored value is written by writeInline")
+        }
+    }
+
+    extension BoundTarget {
+        /// Where the record keeps ``address``: a reference to the object, as a key path's setter
+        /// thunk takes its target, valid while the record lives (an apply keeps the records of
+        /// the bindings it writes). The record's first field, right after its object header
+        /// (see ``DirectAccessSelfCheck``).
+        @inline(__always)
+        var addressLocation: UnsafePointer<UnsafeMutableRawPointer> {
+            UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()).advanced(by: Self.addressOffset)
+                .assumingMemoryBound(to: UnsafeMutableRawPointer.self)
+        }
+
+        /// Where ``address`` lies in a record: after the metadata pointer and the reference counts.
+        static var addressOffset: Int { 2 * MemoryLayout<Int>.size }
+    }
+
+    extension AnyPropertyWriter {
+        /// Writes the value at `source` to the property of `object`, which the caller holds, as
+        /// the apply loop writes it (the self-check's and the tests' writes).
+        func writeInline(to object: AnyObject, _ source: ValueSource) {
+            writeInline(BoundTarget.make(object, id: 1, access: .direct, onMainActor: false), source)
         }
     }
 
@@ -213,6 +238,9 @@
     }
     func checkModifyAccess(_ address: UnsafeMutableRawPointer) { directAccessNotCompiled() }
     func accessesInProgress() -> Bool { directAccessNotCompiled() }
+    extension BoundTarget {
+        var addressLocation: UnsafePointer<UnsafeMutableRawPointer> { directAccessNotCompiled() }
+    }
 
     private func directAccessNotCompiled() -> Never {
         internalInconsistency("the direct property access's code reached where it is not compiled")

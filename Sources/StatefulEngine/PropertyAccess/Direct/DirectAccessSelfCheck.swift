@@ -18,6 +18,7 @@
             case keyPathBuffer = "key path buffers are read as the expected components"
             case storedOffsets = "stored offsets match MemoryLayout.offset(of:)"
             case storedWrites = "a write at a stored offset is what a key path reads"
+            case recordLayout = "a target's record keeps the target's address as its first field"
             case defaultOffsets = "a binding's default value lies where its alignment says"
             case setterThunks = "a setter thunk call is a key path write, observers included"
             case getterThunks = "a getter thunk call is a key path read"
@@ -51,7 +52,7 @@
             }
 
             mutating func run() {
-                guard checkStoredLayout(), checkDefaultOffsets(), checkStoredWrites(), checkAccessors() else { return }
+                guard checkStoredLayout(), checkDefaultOffsets(), checkStoredWrites(), checkRecordLayout(), checkAccessors() else { return }
                 checkLiveness()
                 checkAccessRecords()
             }
@@ -89,6 +90,14 @@
                     else { return false }
                 }
                 return true
+            }
+
+            /// A record's ``BoundTarget/addressLocation``, which a setter thunk reads its target
+            /// from.
+            mutating func checkRecordLayout() -> Bool {
+                let probe = StoredProbe(), record = BoundTarget.make(probe, id: 1, access: .direct, onMainActor: false)
+                let found = record.addressLocation.pointee
+                return expect(.recordLayout, found == record.address, "\(found) where the record keeps \(record.address)")
             }
 
             /// The offset of a binding's default value, measured by alignment on integers, against
@@ -142,9 +151,7 @@
                     return
                 }
                 withExtendedLifetime(box) {
-                    let target = Unmanaged.passUnretained(probe).toOpaque()
-                    let source = ValueSource(box: box)
-                    writer.writeInline(target, source)  // as the apply loop writes
+                    writer.writeInline(to: probe, ValueSource(box: box))
                 }
             }
 
@@ -171,9 +178,8 @@
                     !observedWriter.writesInPlace, !computedWriter.writesInPlace
                 else { return expect(.setterThunks, false, "no setter writer") }
                 withExtendedLifetime((observed, computed)) {
-                    let target = Unmanaged.passUnretained(probe).toOpaque()
-                    observedWriter.write(target, ValueSource(box: observed))
-                    computedWriter.write(target, ValueSource(box: computed))
+                    observedWriter.writeInline(to: probe, ValueSource(box: observed))
+                    computedWriter.writeInline(to: probe, ValueSource(box: computed))
                 }
                 twin[keyPath: \AccessorProbe.observed] = 7
                 twin[keyPath: \AccessorProbe.computed] = "set"
@@ -201,8 +207,7 @@
                     return expect(.vtableResolution, false, "no setter writer for an overridable property")
                 }
                 withExtendedLifetime(box) {
-                    writer.write(
-                        Unmanaged.passUnretained(overriding).toOpaque(), ValueSource(box: box))
+                    writer.writeInline(to: overriding, ValueSource(box: box))
                 }
                 return expect(
                     .vtableResolution,
