@@ -64,14 +64,15 @@ extension StateResolver {
 /// leaves something to release.
 @usableFromInline @inline(never)
 func sweepAfterMoving(_ resolver: StateResolver) {
-    guard let dead = resolver.targets.nextDeadTarget() else { return }
-    purgeAfterMoving(resolver, dead)
+    if !resolver.targets.skipsLiveTarget() { purgeAfterMoving(resolver) }
 }
 
-/// Purges a dead target a move's sweep found, and releases what it let go of. Out of line: the
-/// sweep that finds none needs no frame for it.
+/// The rest of a move's sweep step: checks the target under the cursor, purges it if it is dead,
+/// and releases what that let go of. Out of line: the step that finds a live target needs no
+/// frame.
 @inline(never)
-private func purgeAfterMoving(_ resolver: StateResolver, _ dead: BoundTarget) {
+private func purgeAfterMoving(_ resolver: StateResolver) {
+    guard let dead = resolver.targets.deadTargetUnderCursor() else { return }
     resolver.purge(dead)
     resolver.releaseWhatWasLetGo()
 }

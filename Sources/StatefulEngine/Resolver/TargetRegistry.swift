@@ -132,15 +132,29 @@ struct TargetRegistry {
     /// - Complexity: O(1).
     @inline(__always)
     mutating func nextDeadTarget() -> BoundTarget? {
+        skipsLiveTarget() ? nil : deadTargetUnderCursor()
+    }
+
+    /// The first half of ``nextDeadTarget()``, with no call of its own (so a caller that finds
+    /// a live target needs no frame): true, and the cursor moved on, when the id under it is
+    /// free or its target's reference counts say it lives; false when the target must be
+    /// checked further (dead, or the portable access).
+    @inline(__always)
+    mutating func skipsLiveTarget() -> Bool {
         if Int(sweepCursor) >= idCount { sweepCursor = 0 }
         let index = Int(sweepCursor)
         // The address alone, with the direct access: no retain of the record.
-        guard index < idCount, let address = address(atIndex: index) else {
-            sweepCursor += 1
-            return nil
-        }
-        let lives = readsReferenceCounts ? !isDeallocating(address) : record(atIndex: index)?.liveAddress != nil
-        if !lives { return record(atIndex: index) }
+        if index < idCount, let address = address(atIndex: index), !readsReferenceCounts || isDeallocating(address) { return false }
+        sweepCursor += 1
+        return true
+    }
+
+    /// The second half of ``nextDeadTarget()``: the record under the cursor if its object is
+    /// dead (the reference counts said so, or its portable check does), else nil with the
+    /// cursor moved on.
+    mutating func deadTargetUnderCursor() -> BoundTarget? {
+        let index = Int(sweepCursor)
+        if let record = record(atIndex: index), readsReferenceCounts || record.liveAddress == nil { return record }
         sweepCursor += 1
         return nil
     }
