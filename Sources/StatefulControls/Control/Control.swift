@@ -105,13 +105,17 @@ open class Control: View, Observable {
     /// and `withObservationTracking`), for what ``observation`` records as read; made at the
     /// first read through an observable getter (see ``observationRegistrar``).
     @exclusivity(unchecked) private var registrar: RegistrarBox?
-    @exclusivity(unchecked) var observation = ObservationState()
+    @exclusivity(unchecked) var observation = ObservationState() { didSet { changesPlainly = partsAllowPlainChanges } }
     let resolver = StateResolver(sharingRules: true)
     /// The custom states registered with `register(_:for:inverted:named:)`,
     /// `register(_:whenever:inverted:named:)` and ``StateConfigurable/register(_:named:when:)``.
-    @exclusivity(unchecked) var registeredStates = RegisteredStates()
-    @exclusivity(unchecked) var subscriptions = SubscriptionState()
-    @exclusivity(unchecked) var transitions = TransitionState()
+    @exclusivity(unchecked) var registeredStates = RegisteredStates() { didSet { changesPlainly = partsAllowPlainChanges } }
+    @exclusivity(unchecked) var subscriptions = SubscriptionState() { didSet { changesPlainly = partsAllowPlainChanges } }
+    @exclusivity(unchecked) var transitions = TransitionState() { didSet { changesPlainly = partsAllowPlainChanges } }
+    /// Whether a state change only moves or applies the resolver, as the four parts above say
+    /// (``partsAllowPlainChanges``): their `didSet` keep it, so that ``updateState()`` tests one
+    /// byte for the four.
+    @exclusivity(unchecked) private(set) var changesPlainly = true
     /// The propagation queue (see ``applyState()``), and this control's entry in it.
     let propagation = Propagation.shared
     @exclusivity(unchecked) var propagationEntry = Propagation.Entry()
@@ -264,9 +268,18 @@ open class Control: View, Observable {
     /// Factor changes call this for you. Call it after changing something a custom-state
     /// predicate reads that is not a ``StateFactor``.
     public func updateState() {
-        if observation.readSinceReported.contains(ObservationState.stateBit) { reportStateChange() }
+        guard !changesPlainly else { return applyState(plainly: true) }
+        if observation.stateWasRead { reportStateChange() }
         guard !transitions.isOpen else { return }
         applyState()
+    }
+
+    /// Whether a state change needs nothing but a move or an apply of the resolver: the state
+    /// was not read since its change was last reported, no transition is open, no predicate
+    /// derives a custom state and nothing ever subscribed (a subscription that went may leave
+    /// its place: ``SubscriptionState/isEmpty`` tells).
+    var partsAllowPlainChanges: Bool {
+        !observation.stateWasRead && !transitions.isOpen && registeredStates.derived.isEmpty && subscriptions.tokens == nil
     }
 
     /// Applies the state. A control whose state changes while another control applies its
@@ -274,15 +287,16 @@ open class Control: View, Observable {
     /// it, by the outermost apply, from a queue: a chain of dependencies of any length
     /// propagates without nesting calls, and a cycle is stopped with a diagnostic. A change
     /// that writes nothing — no rule reads the bits that moved, and no subscriber or predicate
-    /// is to run — only moves the resolver to the state, at once.
+    /// is to run — only moves the resolver to the state, at once. `plainly`: the caller found
+    /// ``changesPlainly``, so no predicate derives a state and nothing subscribes.
     @inline(__always)
-    func applyState() {
+    func applyState(plainly: Bool = false) {
         // Without a predicate to run, the state is known before anything starts: a change of
         // bits no rule reads, with no subscriber to tell, only moves the resolver — at once,
         // even from another control's setter, as it writes nothing that could come back.
-        guard registeredStates.derived.isEmpty else { return applyStateWritingValues(nil) }
+        guard plainly || registeredStates.derived.isEmpty else { return applyStateWritingValues(nil) }
         let state = factorsAndPushedStates
-        guard subscriptions.isEmpty, resolver.moveWithoutWrites(to: state) else { return applyStateWritingValues(state) }
+        guard plainly || subscriptions.isEmpty, resolver.moveWithoutWrites(to: state) else { return applyStateWritingValues(state) }
     }
 
     /// ``applyState()`` past the move without writes, to `state` (nil: the state its

@@ -32,6 +32,9 @@ struct ObservationState {
     /// The state when it was last read or reported: a change is reported when the state differs.
     var observedState: ControlState = []
 
+    /// Whether ``Control/state`` was read since its change was last reported twice.
+    var stateWasRead: Bool { readSinceReported.contains(Self.stateBit) }
+
     /// Records a read of `bit` (a factor's, or ``stateBit``).
     mutating func read(_ bit: ControlState) {
         readSinceReported.insert(bit)
