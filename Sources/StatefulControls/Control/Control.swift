@@ -94,6 +94,11 @@ open class Control: View, Observable {
     /// The direction of the control's layout.
     open var layoutDirection = LayoutDirection.leftToRight
 
+    /// Whether a state change only moves or applies the resolver, as the parts below say
+    /// (``partsAllowPlainChanges``): their `didSet` keep it, so that ``updateState()`` tests one
+    /// byte for the four. (Declared here: it takes the padding after the enums above.)
+    @exclusivity(unchecked) private(set) var changesPlainly = true
+
     /// The state bits of the four built-in factors, stored as the state has them.
     @exclusivity(unchecked) private var factors: ControlState = []
     // The parts of the control's state, one concern each (a value of its own type, all in
@@ -112,10 +117,6 @@ open class Control: View, Observable {
     @exclusivity(unchecked) var registeredStates = RegisteredStates() { didSet { changesPlainly = partsAllowPlainChanges } }
     @exclusivity(unchecked) var subscriptions = SubscriptionState() { didSet { changesPlainly = partsAllowPlainChanges } }
     @exclusivity(unchecked) var transitions = TransitionState() { didSet { changesPlainly = partsAllowPlainChanges } }
-    /// Whether a state change only moves or applies the resolver, as the four parts above say
-    /// (``partsAllowPlainChanges``): their `didSet` keep it, so that ``updateState()`` tests one
-    /// byte for the four.
-    @exclusivity(unchecked) private(set) var changesPlainly = true
     /// The propagation queue (see ``applyState()``), and this control's entry in it.
     let propagation = Propagation.shared
     @exclusivity(unchecked) var propagationEntry = Propagation.Entry()
