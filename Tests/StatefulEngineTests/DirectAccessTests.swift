@@ -47,8 +47,6 @@
             }
         }
 
-        func address(of object: AnyObject) -> UnsafeMutableRawPointer { Unmanaged.passUnretained(object).toOpaque() }
-
         /// Writes `value` with `writer`, as an apply does (the box borrowed, stored values written
         /// by the loop: trivial ones copied, others assigned through their value witness).
         func write<Value>(_ writer: AnyPropertyWriter, to target: AnyObject, _ value: Value) {
