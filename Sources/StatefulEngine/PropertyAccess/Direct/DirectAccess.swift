@@ -141,13 +141,14 @@
         /// (see ``DirectAccessSelfCheck``).
         @inline(__always)
         var addressLocation: UnsafePointer<UnsafeMutableRawPointer> {
-            UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()).advanced(by: Self.addressOffset)
+            UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()).advanced(by: objectHeaderSize)
                 .assumingMemoryBound(to: UnsafeMutableRawPointer.self)
         }
-
-        /// Where ``address`` lies in a record: after the metadata pointer and the reference counts.
-        static var addressOffset: Int { 2 * MemoryLayout<Int>.size }
     }
+
+    /// The bytes of a Swift object's header, before its first stored property: its metadata
+    /// pointer and its reference counts.
+    var objectHeaderSize: Int { 2 * MemoryLayout<Int>.size }
 
     extension AnyPropertyWriter {
         /// Writes the value at `source` to the property of `object`, which the caller holds, as

@@ -58,7 +58,7 @@
             }
 
             mutating func checkStoredLayout() -> Bool {
-                let header = 2 * MemoryLayout<Int>.size  // metadata pointer, reference counts
+                let header = objectHeaderSize
                 let expected: [(AnyKeyPath, kinds: [KeyPathComponent.Kind], offset: Int)] = [
                     (\StoredProbe.fields, [.classStored], header),
                     (\StoredProbe.fields.flag, [.classStored, .structStored], header + MemoryLayout<ProbeFields>.offset(of: \.flag)!),

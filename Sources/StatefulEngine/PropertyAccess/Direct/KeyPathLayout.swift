@@ -152,7 +152,7 @@
             guard components.first?.kind == .classStored, components.dropFirst().allSatisfy({ $0.kind == .structStored })
             else { return nil }
             let offset = components.reduce(0) { $0 + Int($1.identifier) }
-            return offset >= MemoryLayout<Int>.size * 2 && offset + valueSize <= instanceSize ? offset : nil
+            return offset >= objectHeaderSize && offset + valueSize <= instanceSize ? offset : nil
         }
 
         /// The identity of the property `keyPath` leads to from a target of class `rootClass`
