@@ -82,7 +82,8 @@ IR_LOOPS := warm-resolve-16 cold-resolve-16 cold-released-resolve-16 original-16
             state-change-10000-1pct state-change-10000-100pct control-toggle-1000 \
             update-baseline-control update-baseline-hand update-baseline-hand-always form-control form-hand \
             bindings-1000-100pct-control bindings-1000-100pct-hand bindings-1000-1pct-control bindings-1000-1pct-hand \
-            bindings-1000-100pct-table-control button-list-control button-rules-control dot-list-control dot-rules-control dot-closure-control \
+            bindings-1000-100pct-table-control bindings-1000-100pct-floor bindings-1000-100pct-held-floor \
+            bindings-1000-1pct-floor bindings-1000-100pct-table-floor button-list-control button-rules-control dot-list-control dot-rules-control dot-closure-control \
             custom-states-8-factors custom-states-8-extended-factors custom-states-40-factors \
             custom-states-8-predicates custom-states-40-predicates bind-control
 IR_PORTABLE_LOOPS := update-baseline-control form-control bindings-1000-100pct-control bindings-1000-1pct-control \

@@ -12,6 +12,7 @@
 #   run    DATE (UTC, ISO 8601)  ITERATIONS
 #   count  LABEL  INSTRUCTIONS_PER_ITERATION  ITERATIONS  HEAP_ALLOCATIONS_PER_ITERATION
 #   goal   NAME   LOOP  REFERENCE_LOOP  AT_MOST      (LOOP's count ÷ REFERENCE_LOOP's, at most AT_MOST)
+#   floor  GOAL   LOOP  WHAT                         (the plain-Swift floor of the goal named GOAL)
 # so that the charts take the goals from here rather than keep a second copy of them.
 #
 # usage: scripts/bench-ir.sh BINARY ITERATIONS "LOOPS" "PORTABLE_LOOPS"
@@ -54,6 +55,29 @@ goal() {
       if (value == "" || base == "") { printf "  - %s: not measured in this run\n", name; exit }
       ratio = value / base
       printf "  - %s: %.2fx (goal <= %sx) %s\n", name, ratio, limit, ratio <= limit ? "MET" : "MISSED"
+    }' "$out/bench-ir.txt"
+}
+
+# floor GOAL LOOP WHAT: the floor of the portable goal stated as GOAL (its reference loop and
+# limit): LOOP, the same work in plain Swift with no library (resolver-bench's PortableFloor; WHAT
+# says how it holds its targets: by weak references, or held with no liveness check), over the
+# reference. No plain-Swift access can go below it: a goal under it is out of reach for the
+# portable access.
+floor() {
+  local goal=$1 loop=$2 what=$3 reference limit
+  read -r reference limit < <(awk -F'\t' -v name="$goal, portable access" '$1 == "goal" && $2 == name { r = $4; l = $5 }
+    END { print r, l }' "$out/bench-ir.tsv")
+  printf 'floor\t%s\t%s\t%s\n' "$goal" "$loop" "$what" >>"$out/bench-ir.tsv"
+  awk -v loop="$loop" -v reference="$reference" -v limit="$limit" -v what="$what" -v mallocs="$(cat "$out/mallocs.$loop" 2>/dev/null)" '
+    { label = $1; count = $2 }
+    label == loop { value = count; gsub(/[(]/, "", $3); n = $3 } label == reference { base = count }
+    END {
+      if (value == "" || base == "") { printf "    plain-Swift floor, %s: not measured in this run\n", what; exit }
+      ratio = value / base
+      # Allocations a change, not the harness'"'"'s one or two a run.
+      allocations = mallocs / n >= 0.5 ? sprintf(", %.2f heap allocations per iteration", mallocs / n) : ""
+      printf "    plain-Swift floor, %s: %.2fx%s: %s\n", what, ratio, allocations,
+        ratio <= limit && allocations == "" ? "under the goal" : "over the goal, out of reach for a plain-Swift access"
     }' "$out/bench-ir.txt"
 }
 
@@ -136,10 +160,16 @@ both() {  # both NAME LOOP REFERENCE DIRECT_AT_MOST PORTABLE_AT_MOST
 }
 both "button state change / hand-written" update-baseline-control update-baseline-hand 1.8 2.0
 both "form field flip / hand-written" form-control form-hand 10 10
+# The portable goals below, each with its floor: the same work in plain Swift, no library.
+weak="weak references" held="targets held"
 both "1,000 bindings, 100 % change / hand-written" bindings-1000-100pct-control bindings-1000-100pct-hand 3.2 4
+floor "1,000 bindings, 100 % change / hand-written" bindings-1000-100pct-floor "$weak"
+floor "1,000 bindings, 100 % change / hand-written" bindings-1000-100pct-held-floor "$held"
 both "1,000 bindings, 1 % change / hand-written full update" bindings-1000-1pct-control bindings-1000-1pct-hand 0.05 0.06
+floor "1,000 bindings, 1 % change / hand-written full update" bindings-1000-1pct-floor "$weak"
 both "1,000 bindings, key paths from a table, 100 % change / hand-written" bindings-1000-100pct-table-control bindings-1000-100pct-hand 3.2 6
 mallocs "1,000 bindings, key paths from a table, 100 % change, portable access" "bindings-1000-100pct-table-control (portable)"
+floor "1,000 bindings, key paths from a table, 100 % change / hand-written" bindings-1000-100pct-table-floor "$weak"
 mallocs "PIN dot bound to closures of the state, warm" dot-closure-control
 goal "button bound as lists / the same rules one by one" button-list-control button-rules-control 1.02
 goal "PIN dot bound as lists / the same rules one by one" dot-list-control dot-rules-control 1.02

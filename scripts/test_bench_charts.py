@@ -171,6 +171,21 @@ class BenchChartsTest(unittest.TestCase):
         self.assertEqual(self.of_class("end-to-end.svg", "wall"), ["6.00× wall", "9.00× wall", "20.0× wall", "56.8× wall"])
         self.assertIn("wall time", self.of_class("end-to-end.svg", "column"))
 
+    def test_floors_follow_their_portable_goal(self):
+        floors = IR_TSV + (
+            "count\tbindings-1000-100pct-floor\t230000.0\t21\t0.05\n"
+            "count\tbindings-1000-100pct-held-floor\t60000.0\t21\t0.05\n"
+            "floor\t1,000 bindings, 100 % change / hand-written\tbindings-1000-100pct-floor\tweak references\n"
+            "floor\t1,000 bindings, 100 % change / hand-written\tbindings-1000-100pct-held-floor\ttargets held\n"
+            "floor\tno such goal\tbindings-1000-100pct-floor\tweak references\n")
+        self.generate(end_to_end_rows(), floors)
+        self.assertEqual(self.of_class("end-to-end.svg", "bar-label"),
+                         ["direct access", "portable access"] * 2 + ["floor, weak references", "floor, targets held"])
+        self.assertEqual(self.of_class("end-to-end.svg", "value")[4:], ["11.5×", "3.00×"])
+        # Against the portable goal (≤ 4×): over it, out of reach; under it, no verdict.
+        self.assertEqual(self.of_class("end-to-end.svg", "goal-value")[4:], ["≤ 4×: out of reach", "≤ 4×"])
+        self.assertEqual(len(self.of_class("end-to-end.svg", "wall")), 4)
+
     def test_every_end_to_end_bar_has_its_goal(self):
         self.generate(end_to_end_rows(), IR_TSV)
         self.assertEqual(len(self.of_class("end-to-end.svg", "goal", tag="line")), 4)

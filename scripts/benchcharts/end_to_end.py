@@ -3,8 +3,9 @@ instructions (make bench-ir), where its goals are stated, with make bench's wall
 
 One group of bars a goal of bench-ir.sh against a hand-written loop (its reference loop ends in
 "-hand"); in each, one bar for the direct property access and one for the portable access (the
-goal of the same name with ", portable access"). A bar runs from 1.0× (the hand-written code) to
-the loop's instructions ÷ the reference's; the goal is a dashed mark across it."""
+goal of the same name with ", portable access"), then a grey bar for each plain-Swift floor
+bench-ir.sh states for the group's portable goal. A bar runs from 1.0× (the hand-written code)
+to the loop's instructions ÷ the reference's; the goal is a dashed mark across it."""
 
 from .run import number
 from .svg import (GOAL_DASH, GRID, HALO, INK, MUTED, PALETTE, LogScale, format_count, format_limit, format_ratio, footer,
@@ -12,6 +13,8 @@ from .svg import (GOAL_DASH, GRID, HALO, INK, MUTED, PALETTE, LogScale, format_c
 
 PORTABLE_GOAL = ", portable access"
 PORTABLE_LOOP = " (portable)"
+# A floor bar's label starts so: the same work in plain Swift, no library (bench-ir.sh's floor).
+FLOOR = "floor"
 # The make bench row of each loop counted by make bench-ir, for the wall time beside its bar:
 # (scenario, implementation, params it must have). The portable access's rows are named with
 # " (portable access)" appended. Only the "state change" rows: resolver-bench also reports each
@@ -35,7 +38,8 @@ class Bar:
 
 
 def groups(run, instructions):
-    """[(heading, [Bar])]: the goals against hand-written code, each access once, in bench-ir.sh's order."""
+    """[(heading, [Bar])]: the goals against hand-written code, each access once, in bench-ir.sh's
+    order, then the floors of the group's portable goal."""
     found = {}
     for goal in instructions.goals:
         if not goal.reference.endswith("-hand"):
@@ -46,7 +50,14 @@ def groups(run, instructions):
         bars = found.setdefault(name, {})
         if access not in bars:  # each bar once, whatever the file repeats
             bars[access] = Bar(access, goal, instructions.ratio(goal.loop, goal.reference), wall_ratio(run, goal.loop))
-    return [(heading(name), [bars[a] for a in ("direct access", "portable access") if a in bars]) for name, bars in found.items()]
+    for floor in instructions.floors:
+        bars = found.get(floor.goal, {})
+        label = FLOOR + ", " + floor.what
+        if "portable access" in bars and label not in bars:
+            goal = bars["portable access"].goal
+            bars[label] = Bar(label, goal, instructions.ratio(floor.loop, goal.reference), None)
+    return [(heading(name), [bars[a] for a in ("direct access", "portable access") if a in bars]
+             + [b for a, b in bars.items() if a.startswith(FLOOR)]) for name, bars in found.items()]
 
 
 def heading(name):
@@ -71,12 +82,13 @@ class EndToEndChart:
 
     LABELS, PLOT_RIGHT, ROW, GROUP = 150, 590, 24, 30
     COLUMNS = [(610, "instructions"), (715, "goal"), (850, "wall time")]
-    COLOURS = {"direct access": PALETTE[0], "portable access": PALETTE[1]}
+    COLOURS = {"direct access": PALETTE[0], "portable access": PALETTE[1], "plain-Swift floor": PALETTE[9]}
     TITLE = "End to end: Control against the same behaviour written by hand, in instructions"
     SUBTITLES = [
         "Each bar: instructions per iteration through Control ÷ those of the hand-written code (make bench-ir, valgrind:",
         "the same count on any machine). The goals are stated in instructions: black dashes. Left of 1.0×: fewer instructions.",
         "Wall time (make bench's median ÷ the hand-written row's) is beside each bar: noisier, for information.",
+        "Grey: the same work in plain Swift, no library (weak references, or targets held): the portable access cannot go below it.",
     ]
 
     def __init__(self, groups):
@@ -106,13 +118,13 @@ class EndToEndChart:
         """Colour key, the goal's dashes and what the 1.0× line is."""
         body = []
         for i, (access, colour) in enumerate(self.COLOURS.items()):
-            x = 20 + i * 190
+            x = 20 + i * 150
             body.append(rect(x, y, 14, 12, colour))
             body.append(text(x + 20, y + 10, access, css_class="legend"))
-        body.append(line(400, y + 6, 430, y + 6, stroke=INK, width=2, dash=GOAL_DASH))
-        body.append(text(436, y + 10, "goal", css_class="legend"))
-        body.append(line(500, y - 2, 500, y + 14, stroke=INK, width=2))
-        body.append(text(507, y + 10, "1.0×: the hand-written code", css_class="legend"))
+        body.append(line(480, y + 6, 510, y + 6, stroke=INK, width=2, dash=GOAL_DASH))
+        body.append(text(516, y + 10, "goal", css_class="legend"))
+        body.append(line(580, y - 2, 580, y + 14, stroke=INK, width=2))
+        body.append(text(587, y + 10, "1.0×: the hand-written code", css_class="legend"))
         return body
 
     def axis(self, top, bottom):
@@ -131,18 +143,26 @@ class EndToEndChart:
         """One bar with its goal mark, and its row of figures: ratio, goal, met or missed, wall time."""
         body = [text(self.LABELS - 8, y + 12, bar.access, anchor="end", css_class="bar-label")]
         one = self.x(1.0)
+        floor = bar.access.startswith(FLOOR)
         if bar.ratio is not None:
             end = self.x(bar.ratio)
-            body.append(rect(min(one, end), y + 2, max(abs(end - one), 1), 14, self.COLOURS[bar.access], css_class="bar"))
+            colour = self.COLOURS["plain-Swift floor" if floor else bar.access]
+            body.append(rect(min(one, end), y + 2, max(abs(end - one), 1), 14, colour, css_class="bar"))
         goal_x = self.x(bar.goal.limit)
         body.append(line(goal_x, y - 1, goal_x, y + 19, stroke=INK, width=2, dash=GOAL_DASH, css_class="goal"))
         (ratio_x, _), (goal_column, _), (wall_x, _) = self.COLUMNS
         measured = format_ratio(bar.ratio) if bar.ratio is not None else "not counted"
         body.append(text(ratio_x, y + 13, measured, font_weight="bold", css_class="value"))
-        verdict = "" if bar.ratio is None else (", met" if bar.ratio <= bar.goal.limit else ", missed")
+        if bar.ratio is None:
+            verdict = ""
+        elif floor:
+            verdict = "" if bar.ratio <= bar.goal.limit else ": out of reach"
+        else:
+            verdict = ", met" if bar.ratio <= bar.goal.limit else ", missed"
         body.append(text(goal_column, y + 13, f"≤ {format_limit(bar.goal.limit)}{verdict}", css_class="goal-value"))
-        wall = f"{format_ratio(bar.wall)} wall" if bar.wall is not None else "not in this run"
-        body.append(text(wall_x, y + 13, wall, fill=MUTED, css_class="wall"))
+        if not floor:  # make bench does not run the floors
+            wall = f"{format_ratio(bar.wall)} wall" if bar.wall is not None else "not in this run"
+            body.append(text(wall_x, y + 13, wall, fill=MUTED, css_class="wall"))
         return body
 
 

@@ -44,7 +44,7 @@ class InstructionRun:
     instructions per iteration and the goals stated in instructions."""
 
     def __init__(self, path):
-        self.counts, self.allocations, self.goals = {}, {}, []
+        self.counts, self.allocations, self.goals, self.floors = {}, {}, [], []
         date = None
         with open(path, encoding="utf-8") as file:
             for fields in (line.rstrip("\n").split("\t") for line in file):
@@ -57,6 +57,8 @@ class InstructionRun:
                         self.allocations[fields[1]] = to_float(fields[4])
                 elif kind == "goal" and len(fields) >= 5 and to_float(fields[4]) is not None:
                     self.goals.append(Goal(fields[1], fields[2], fields[3], to_float(fields[4])))
+                elif kind == "floor" and len(fields) >= 4:
+                    self.floors.append(Floor(fields[1], fields[2], fields[3]))
         self.date, self.date_source = run_date(date, path)
 
     def ratio(self, loop, reference):
@@ -74,6 +76,14 @@ class Goal:
 
     def __init__(self, name, loop, reference, limit):
         self.name, self.loop, self.reference, self.limit = name, loop, reference, limit
+
+
+class Floor:
+    """The plain-Swift floor of a portable goal: `loop` does the goal's work in plain Swift with no
+    library (`what` says how it holds its targets); no plain-Swift access can go below it."""
+
+    def __init__(self, goal, loop, what):
+        self.goal, self.loop, self.what = goal, loop, what
 
 
 def run_date(date, path):

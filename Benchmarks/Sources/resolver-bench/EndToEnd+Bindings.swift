@@ -1,4 +1,5 @@
-// The bindings-1000 scenario: one control, 1,000 bound values, through the library and by hand.
+// The bindings-1000 scenario: one control, 1,000 bound values, through the library, by hand, and
+// as the portable access's plain-Swift floor.
 
 import SeededRandom
 import CBenchSupport
@@ -112,4 +113,58 @@ func makeBindings1000(verify: Bool, keyPathsFromATable: Bool = false) -> (Contro
         check("after unfocusing", changed: 10, previous: before)
     }
     return (control, controlTargets, hand, handTargets)
+}
+
+// MARK: - The portable access's floor: the same work in plain Swift, no library
+
+/// The least any plain-Swift property access can do for bindings-1000: each target held by a
+/// weak reference (plain Swift's only liveness check for an object that does not report its
+/// end), each changed value assigned through the key path bound — `IntTarget.value`, the
+/// property the control writes, so with the same exclusivity check — and nothing else: no
+/// rule, no diff, the changed values known for free. The portable access's goal lines cannot go
+/// below it (make bench-ir prints it beside them). `holdsTargets`: held by strong references
+/// instead, with no liveness check — what a target that reported its own end at no cost would
+/// leave.
+@MainActor
+final class PortableFloor {
+    /// A class: a struct holding a weak reference is copied with a runtime call.
+    private final class Reference {
+        weak var target: IntTarget?
+        init(_ target: IntTarget) { self.target = target }
+    }
+    private let references: [Reference]
+    /// The targets, when held strongly; else empty.
+    private let held: [IntTarget]
+    /// The key path taken from ``propertyTable()``; nil: the literal `\.value`.
+    private let keyPath: ReferenceWritableKeyPath<IntTarget, Int>?
+
+    /// Writes the 1,000 values of the selected state (or of none).
+    var isSelected = false { didSet { write(at: references.indices) { isSelected ? $0 + 1 : 0 } } }
+    /// Writes the 10 values the focused state changes (while not selected).
+    var isFocused = false { didSet { write(at: stride(from: 0, to: references.count, by: 100)) { isFocused ? -($0 + 1) : 0 } } }
+
+    init(_ targets: [IntTarget], keyPathsFromATable: Bool, holdsTargets: Bool) {
+        (references, held) = (targets.map(Reference.init), holdsTargets ? targets : [])
+        keyPath = keyPathsFromATable ? propertyTable()[0] : nil
+    }
+
+    /// Assigns `value(index)` to the target at each index: one loop for each way, no test of it
+    /// at each value.
+    @inline(__always)
+    private func write(at indices: some Sequence<Int>, _ value: (Int) -> Int) {
+        if let keyPath {
+            write(at: indices, value) { $0[keyPath: keyPath] = $1 }
+        } else {
+            write(at: indices, value) { $0[keyPath: \.value] = $1 }
+        }
+    }
+
+    @inline(__always)
+    private func write(at indices: some Sequence<Int>, _ value: (Int) -> Int, _ assign: (IntTarget, Int) -> Void) {
+        if held.isEmpty {
+            for index in indices { if let target = references[index].target { assign(target, value(index)) } }
+        } else {
+            for index in indices { assign(held[index], value(index)) }
+        }
+    }
 }

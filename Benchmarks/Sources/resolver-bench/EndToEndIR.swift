@@ -19,6 +19,8 @@ enum EndToEndIR {
         "form-control", "form-hand",
         "bindings-1000-100pct-control", "bindings-1000-100pct-hand",
         "bindings-1000-1pct-control", "bindings-1000-1pct-hand", "bindings-1000-100pct-table-control",
+        "bindings-1000-100pct-floor", "bindings-1000-1pct-floor", "bindings-1000-100pct-table-floor",
+        "bindings-1000-100pct-held-floor",
         "custom-states-8-factors", "custom-states-8-extended-factors", "custom-states-40-factors",
         "custom-states-8-predicates", "custom-states-40-predicates", "bind-control",
         "button-list-control", "button-rules-control", "dot-list-control", "dot-rules-control", "dot-closure-control",
@@ -117,12 +119,29 @@ enum EndToEndIR {
             // short; a 1 % change writes 10, a hundredth. An odd count ends away from normal.
             let all = name.contains("-100pct-")
             iterations = max(1, requested / (all ? 1000 : 100)) | 1
-            // The Control holds its targets weakly: the loop keeps them alive.
-            let (control, controlTargets, hand, handTargets) = makeBindings1000(
-                verify: false, keyPathsFromATable: name.contains("-table-"))
             func expected(_ index: Int, selected: Bool, focused: Bool) -> Int {
                 selected ? index + 1 : focused && index % 100 == 0 ? -(index + 1) : 0
             }
+            if name.hasSuffix("-floor") {
+                // Its references are weak: the loop keeps the targets alive.
+                let targets = (0..<1000).map { _ in IntTarget() }
+                let floor = PortableFloor(
+                    targets, keyPathsFromATable: name.contains("-table-"), holdsTargets: name.contains("-held-"))
+                body =
+                    all
+                    ? MainActorBody { for _ in 0..<iterations { floor.isSelected.toggle() } }
+                    : MainActorBody { for _ in 0..<iterations { floor.isFocused.toggle() } }
+                check = {
+                    (floor.isSelected || floor.isFocused)
+                        && targets.indices.allSatisfy {
+                            targets[$0].value == expected($0, selected: floor.isSelected, focused: floor.isFocused)
+                        }
+                }
+                break
+            }
+            // The Control holds its targets weakly: the loop keeps them alive.
+            let (control, controlTargets, hand, handTargets) = makeBindings1000(
+                verify: false, keyPathsFromATable: name.contains("-table-"))
             if name.hasSuffix("-control") {
                 body =
                     all
