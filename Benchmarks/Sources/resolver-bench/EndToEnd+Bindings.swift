@@ -132,19 +132,20 @@ final class PortableFloor {
         weak var target: IntTarget?
         init(_ target: IntTarget) { self.target = target }
     }
-    private let references: [Reference]
-    /// The targets, when held strongly; else empty.
-    private let held: [IntTarget]
+    /// The targets, by weak references unless held strongly; the other array is empty.
+    private let references: [Reference], held: [IntTarget]
+    private let count: Int
     /// The key path taken from ``propertyTable()``; nil: the literal `\.value`.
     private let keyPath: ReferenceWritableKeyPath<IntTarget, Int>?
 
     /// Writes the 1,000 values of the selected state (or of none).
-    var isSelected = false { didSet { write(at: references.indices) { isSelected ? $0 + 1 : 0 } } }
+    var isSelected = false { didSet { write(at: 0..<count) { isSelected ? $0 + 1 : 0 } } }
     /// Writes the 10 values the focused state changes (while not selected).
-    var isFocused = false { didSet { write(at: stride(from: 0, to: references.count, by: 100)) { isFocused ? -($0 + 1) : 0 } } }
+    var isFocused = false { didSet { write(at: stride(from: 0, to: count, by: 100)) { isFocused ? -($0 + 1) : 0 } } }
 
     init(_ targets: [IntTarget], keyPathsFromATable: Bool, holdsTargets: Bool) {
-        (references, held) = (targets.map(Reference.init), holdsTargets ? targets : [])
+        (references, held) = holdsTargets ? ([], targets) : (targets.map(Reference.init), [])
+        count = targets.count
         keyPath = keyPathsFromATable ? propertyTable()[0] : nil
     }
 
