@@ -31,10 +31,12 @@ each_count() {  # each_count LOOPS: LOOPS with each …-R loop once per rule cou
   done
 }
 
+# The dynamic symbols are bound at start-up (LD_BIND_NOW): the linker's lazy binding, about 900
+# instructions a run that move with the binary's layout, stays out of the loops.
 count() {  # count LABEL LOOP [ENVIRONMENT...]
   local label=$1 loop=$2 file="$out/callgrind.$1.out" n
   shift 2
-  n=$(env "$@" SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --toggle-collect=bench_ir_region \
+  n=$(env "$@" LD_BIND_NOW=1 SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --toggle-collect=bench_ir_region \
         --callgrind-out-file="$file" "$binary" --ir-loop "$loop" --iterations "$iterations" 2>/dev/null \
       | awk -v mallocs="$out/mallocs.$label" '/^heap allocations:/ {print $3 > mallocs} /^iterations:/ {print $2}')
   [ -n "$n" ] || { echo "bench-ir: $loop did not run" >&2; exit 1; }

@@ -7,6 +7,15 @@ import StatefulControls
 
 // MARK: - bindings-1000: one control, 1,000 bound values
 
+/// What a bindings-1000 loop toggles: the library's control, the hand-written code, the floor.
+@MainActor
+protocol BenchBindings1000: AnyObject {
+    var isSelected: Bool { get set }
+    var isFocused: Bool { get set }
+}
+
+extension Control: BenchBindings1000 {}
+
 /// A target with an Int property.
 final class IntTarget: @unchecked Sendable {
     var value = 0
@@ -50,7 +59,7 @@ func propertyTable() -> [ReferenceWritableKeyPath<IntTarget, Int>] { [\.value] }
 
 /// The same by hand: a loop over the 1,000 targets, an `if` chain each, writing changed values.
 @MainActor
-final class HandBindings {
+final class HandBindings: BenchBindings1000 {
     var isSelected = false { didSet { update() } }
     var isHighlighted = false { didSet { update() } }
     var isFocused = false { didSet { update() } }
@@ -126,7 +135,7 @@ func makeBindings1000(verify: Bool, keyPathsFromATable: Bool = false) -> (Contro
 /// instead, with no liveness check — what a target that reported its own end at no cost would
 /// leave.
 @MainActor
-final class PortableFloor {
+final class PortableFloor: BenchBindings1000 {
     /// A class: a struct holding a weak reference is copied with a runtime call.
     private final class Reference {
         weak var target: IntTarget?

@@ -122,49 +122,36 @@ enum EndToEndIR {
             func expected(_ index: Int, selected: Bool, focused: Bool) -> Int {
                 selected ? index + 1 : focused && index % 100 == 0 ? -(index + 1) : 0
             }
+            /// The loop toggling `subject`'s selected (100 %) or focused (1 %) factor, and its
+            /// check that each target's value, `value(index)`, is the factors'.
+            @inline(__always)
+            func toggling(_ subject: some BenchBindings1000, _ value: @escaping (Int) -> Int) -> (MainActorBody, @MainActor () -> Bool) {
+                let body =
+                    all
+                    ? MainActorBody { for _ in 0..<iterations { subject.isSelected.toggle() } }
+                    : MainActorBody { for _ in 0..<iterations { subject.isFocused.toggle() } }
+                return (
+                    body,
+                    {
+                        (subject.isSelected || subject.isFocused)
+                            && (0..<1000).allSatisfy { value($0) == expected($0, selected: subject.isSelected, focused: subject.isFocused) }
+                    }
+                )
+            }
             if name.hasSuffix("-floor") {
                 // Its references are weak: the loop keeps the targets alive.
                 let targets = (0..<1000).map { _ in IntTarget() }
                 let floor = PortableFloor(
                     targets, keyPathsFromATable: name.contains("-table-"), holdsTargets: name.contains("-held-"))
-                body =
-                    all
-                    ? MainActorBody { for _ in 0..<iterations { floor.isSelected.toggle() } }
-                    : MainActorBody { for _ in 0..<iterations { floor.isFocused.toggle() } }
-                check = {
-                    (floor.isSelected || floor.isFocused)
-                        && targets.indices.allSatisfy {
-                            targets[$0].value == expected($0, selected: floor.isSelected, focused: floor.isFocused)
-                        }
-                }
+                (body, check) = toggling(floor) { targets[$0].value }
                 break
             }
             // The Control holds its targets weakly: the loop keeps them alive.
             let (control, controlTargets, hand, handTargets) = makeBindings1000(
                 verify: false, keyPathsFromATable: name.contains("-table-"))
-            if name.hasSuffix("-control") {
-                body =
-                    all
-                    ? MainActorBody { for _ in 0..<iterations { control.isSelected.toggle() } }
-                    : MainActorBody { for _ in 0..<iterations { control.isFocused.toggle() } }
-                check = {
-                    (control.isSelected || control.isFocused)
-                        && controlTargets.indices.allSatisfy {
-                            controlTargets[$0].value == expected($0, selected: control.isSelected, focused: control.isFocused)
-                        }
-                }
-            } else {
-                body =
-                    all
-                    ? MainActorBody { for _ in 0..<iterations { hand.isSelected.toggle() } }
-                    : MainActorBody { for _ in 0..<iterations { hand.isFocused.toggle() } }
-                check = {
-                    (hand.isSelected || hand.isFocused)
-                        && handTargets.indices.allSatisfy {
-                            handTargets[$0].value == expected($0, selected: hand.isSelected, focused: hand.isFocused)
-                        }
-                }
-            }
+            (body, check) =
+                name.hasSuffix("-control")
+                ? toggling(control) { controlTargets[$0].value } : toggling(hand) { handTargets[$0].value }
         }
         let heapAllocationsBefore = bench_malloc_count()
         bench_ir_region(
