@@ -13,8 +13,6 @@ from .svg import (GOAL_DASH, GRID, HALO, INK, MUTED, PALETTE, LogScale, format_c
 
 PORTABLE_GOAL = ", portable access"
 PORTABLE_LOOP = " (portable)"
-# A floor bar's label starts so: the same work in plain Swift, no library (bench-ir.sh's floor).
-FLOOR = "floor"
 # The make bench row of each loop counted by make bench-ir, for the wall time beside its bar:
 # (scenario, implementation, params it must have). The portable access's rows are named with
 # " (portable access)" appended. Only the "state change" rows: resolver-bench also reports each
@@ -31,10 +29,11 @@ WIDTH = 960
 
 
 class Bar:
-    """One bar: the access, the instruction ratio (None when not counted), its goal, the wall ratio."""
+    """One bar: the access (or what a floor is), the instruction ratio (None when not counted), its
+    goal, the wall ratio; `floor`: the same work in plain Swift, no library (bench-ir.sh's floor)."""
 
-    def __init__(self, access, goal, ratio, wall):
-        self.access, self.goal, self.ratio, self.wall = access, goal, ratio, wall
+    def __init__(self, access, goal, ratio, wall, floor=False):
+        self.access, self.goal, self.ratio, self.wall, self.floor = access, goal, ratio, wall, floor
 
 
 def groups(run, instructions):
@@ -52,12 +51,12 @@ def groups(run, instructions):
             bars[access] = Bar(access, goal, instructions.ratio(goal.loop, goal.reference), wall_ratio(run, goal.loop))
     for floor in instructions.floors:
         bars = found.get(floor.goal, {})
-        label = FLOOR + ", " + floor.what
+        label = "floor, " + floor.what
         if "portable access" in bars and label not in bars:
             goal = bars["portable access"].goal
-            bars[label] = Bar(label, goal, instructions.ratio(floor.loop, goal.reference), None)
+            bars[label] = Bar(label, goal, instructions.ratio(floor.loop, goal.reference), None, floor=True)
     return [(heading(name), [bars[a] for a in ("direct access", "portable access") if a in bars]
-             + [b for a, b in bars.items() if a.startswith(FLOOR)]) for name, bars in found.items()]
+             + [b for b in bars.values() if b.floor]) for name, bars in found.items()]
 
 
 def heading(name):
@@ -143,10 +142,9 @@ class EndToEndChart:
         """One bar with its goal mark, and its row of figures: ratio, goal, met or missed, wall time."""
         body = [text(self.LABELS - 8, y + 12, bar.access, anchor="end", css_class="bar-label")]
         one = self.x(1.0)
-        floor = bar.access.startswith(FLOOR)
         if bar.ratio is not None:
             end = self.x(bar.ratio)
-            colour = self.COLOURS["plain-Swift floor" if floor else bar.access]
+            colour = self.COLOURS["plain-Swift floor" if bar.floor else bar.access]
             body.append(rect(min(one, end), y + 2, max(abs(end - one), 1), 14, colour, css_class="bar"))
         goal_x = self.x(bar.goal.limit)
         body.append(line(goal_x, y - 1, goal_x, y + 19, stroke=INK, width=2, dash=GOAL_DASH, css_class="goal"))
@@ -155,12 +153,12 @@ class EndToEndChart:
         body.append(text(ratio_x, y + 13, measured, font_weight="bold", css_class="value"))
         if bar.ratio is None:
             verdict = ""
-        elif floor:
+        elif bar.floor:
             verdict = "" if bar.ratio <= bar.goal.limit else ": out of reach"
         else:
             verdict = ", met" if bar.ratio <= bar.goal.limit else ", missed"
         body.append(text(goal_column, y + 13, f"≤ {format_limit(bar.goal.limit)}{verdict}", css_class="goal-value"))
-        if not floor:  # make bench does not run the floors
+        if not bar.floor:  # make bench does not run the floors
             wall = f"{format_ratio(bar.wall)} wall" if bar.wall is not None else "not in this run"
             body.append(text(wall_x, y + 13, wall, fill=MUTED, css_class="wall"))
         return body

@@ -143,6 +143,8 @@ final class PortableFloor: BenchBindings1000 {
     }
     /// The targets, by weak references unless held strongly; the other array is empty.
     private let references: [Reference], held: [IntTarget]
+    /// The targets' number, stored: bounded by the arrays' counts instead, the loops measured an
+    /// instruction a value more.
     private let count: Int
     /// The key path taken from ``propertyTable()``; nil: the literal `\.value`.
     private let keyPath: ReferenceWritableKeyPath<IntTarget, Int>?

@@ -269,7 +269,7 @@ open class Control: View, Observable {
     /// Factor changes call this for you. Call it after changing something a custom-state
     /// predicate reads that is not a ``StateFactor``.
     public func updateState() {
-        guard !changesPlainly else { return applyState(plainly: true) }
+        guard !changesPlainly else { return moveOrApply() }
         if observation.stateWasRead { reportStateChange() }
         guard !transitions.isOpen else { return }
         applyState()
@@ -288,16 +288,22 @@ open class Control: View, Observable {
     /// it, by the outermost apply, from a queue: a chain of dependencies of any length
     /// propagates without nesting calls, and a cycle is stopped with a diagnostic. A change
     /// that writes nothing — no rule reads the bits that moved, and no subscriber or predicate
-    /// is to run — only moves the resolver to the state, at once. `plainly`: the caller found
-    /// ``changesPlainly``, so no predicate derives a state and nothing subscribes.
+    /// is to run — only moves the resolver to the state, at once.
     @inline(__always)
-    func applyState(plainly: Bool = false) {
-        // Without a predicate to run, the state is known before anything starts: a change of
-        // bits no rule reads, with no subscriber to tell, only moves the resolver — at once,
-        // even from another control's setter, as it writes nothing that could come back.
-        guard plainly || registeredStates.derived.isEmpty else { return applyStateWritingValues(nil) }
+    func applyState() {
+        // Without a predicate to run, the state is known before anything starts.
+        guard registeredStates.derived.isEmpty else { return applyStateWritingValues(nil) }
+        guard subscriptions.isEmpty else { return applyStateWritingValues(factorsAndPushedStates) }
+        moveOrApply()
+    }
+
+    /// ``applyState()`` with no predicate to run and no subscriber to tell (``changesPlainly``
+    /// says so, or the caller checked): a change of bits no rule reads only moves the resolver —
+    /// at once, even from another control's setter, as it writes nothing that could come back.
+    @inline(__always)
+    private func moveOrApply() {
         let state = factorsAndPushedStates
-        guard plainly || subscriptions.isEmpty, resolver.moveWithoutWrites(to: state) else { return applyStateWritingValues(state) }
+        guard resolver.moveWithoutWrites(to: state) else { return applyStateWritingValues(state) }
     }
 
     /// ``applyState()`` past the move without writes, to `state` (nil: the state its
